@@ -30,7 +30,7 @@ from livecore_server.admin import mcp_tools
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import json_response
-from livecore_server.http.middlewares import Handler, envelope_for, namespace
+from livecore_server.http.middlewares import REQUEST_IDS, Handler, envelope_for, namespace
 from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.portal.pages import portal_app
 from livecore_server.scheduler import catch_up
@@ -114,7 +114,7 @@ def _front_door() -> Handler:
     body = orjson.dumps({"service": "livecore", "version": __version__, "links": links})
 
     async def handler(request: web.Request) -> web.StreamResponse:
-        return web.Response(body=body, content_type="application/json")
+        return json_response(body, 200, {"X-Request-Id": request.app[REQUEST_IDS].new()})
 
     return handler
 
@@ -154,7 +154,7 @@ def _unrouted(misses: dict[str, Handler], own: Handler) -> Handler:
         try:
             return await own(request)
         except web.HTTPException as exc:
-            return envelope_for(exc, request, {})
+            return envelope_for(exc, request, {"X-Request-Id": request.app[REQUEST_IDS].new()})
 
     return handler
 

@@ -77,6 +77,20 @@ def _area_option(help: str) -> Callable[[F], F]:
     )
 
 
+def _auth_failures_option(help: str) -> Callable[[F], F]:
+    """``--auth-failures-per-minute``: the server's (``serve``) and the one ``lockouts list`` counts
+    against, from the same variable."""
+    return click.option(
+        "--auth-failures-per-minute",
+        type=click.IntRange(1, 1_000_000),
+        default=DEFAULTS.auth_failures_per_minute,
+        show_default=True,
+        envvar="LIVECORE_AUTH_FAILURES_PER_MINUTE",
+        show_envvar=True,
+        help=help,
+    )
+
+
 def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     """FloatRange lets NaN through (every comparison with it is false)."""
     if math.isnan(value):
@@ -448,15 +462,9 @@ def main() -> None:
     show_envvar=True,
     help="Wrong player secrets a minute, per player and client address, before that player gets 429.",
 )
-@click.option(
-    "--auth-failures-per-minute",
-    type=click.IntRange(1, 1_000_000),
-    default=DEFAULTS.auth_failures_per_minute,
-    show_default=True,
-    envvar="LIVECORE_AUTH_FAILURES_PER_MINUTE",
-    show_envvar=True,
-    help="Failed authentications (keys, session cookies, sign-in links) a minute per client address,"
-    " before that address gets 429.",
+@_auth_failures_option(
+    "Failed authentications (keys, session cookies, sign-in links) a minute per client address, before"
+    " that address gets 429."
 )
 @click.option(
     "--address-requests-per-minute",
@@ -847,18 +855,21 @@ def lockouts() -> None:
 
 @lockouts.command("list")
 @click.option("--db", default=None, help=DB_HELP)
-def lockouts_list(db: str | None) -> None:
+@_auth_failures_option("The servers' --auth-failures-per-minute, which the failures are counted against.")
+def lockouts_list(db: str | None, auth_failures_per_minute: int) -> None:
     """List the addresses with failed authentications counted (the last minute's, until the server's
     housekeeping drops them): failures, the last one's time, and until when the address is locked out."""
     from livecore.clock import format_ts, from_millis
-    from livecore_server.lockouts import AUTH_FAILURES, lockouts
-
-    limit = int(os.environ.get("LIVECORE_AUTH_FAILURES_PER_MINUTE") or DEFAULTS.auth_failures_per_minute)
+    from livecore_server.lockouts import AUTH_FAILURES, NotTheServersLimit, lockouts
 
     def run(services: Services) -> list[Any]:
         return services.store.run(lambda tx: tx.rate_buckets.of_bucket(AUTH_FAILURES), write=False)
 
-    for address, failures, last_ms, until_ms in lockouts(_operate(db, run), limit):
+    try:
+        listed = lockouts(_operate(db, run), auth_failures_per_minute)
+    except NotTheServersLimit as exc:
+        raise click.ClickException(str(exc)) from None
+    for address, failures, last_ms, until_ms in listed:
         locked = "" if until_ms is None else f"  locked_until={format_ts(from_millis(until_ms))}"
         click.echo(f"{address}  failures={failures}  last={format_ts(from_millis(last_ms))}{locked}")
 

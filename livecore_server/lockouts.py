@@ -196,12 +196,26 @@ class AuthThrottle:
         return rows + len(gone)
 
 
+class NotTheServersLimit(ValueError):
+    """A bucket holds more tokens than a failure leaves under the limit given: the servers count
+    against a larger one, which the database does not hold."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the servers count more than {limit} failed authentications a minute: pass their"
+            " --auth-failures-per-minute (or LIVECORE_AUTH_FAILURES_PER_MINUTE)"
+        )
+
+
 def lockouts(buckets: list[tuple[str, Bucket]], limit: int) -> list[tuple[str, int, int, int | None]]:
     """What ``lockouts list`` shows of each address's bucket, as of its last failure (the command may run
     on another clock than the server's: ``serve --clock manual``): the address, the failures counted
-    then, when that was, and until when it is locked out (None: it was not)."""
+    then, when that was, and until when it is locked out (None: it was not). ``limit`` is the servers'
+    (:class:`NotTheServersLimit` when a bucket shows it is not)."""
     out = []
     for name, bucket in buckets:
+        if bucket.tokens > limit - 1:  # a failure leaves at most limit - 1
+            raise NotTheServersLimit(limit)
         decision = decide(bucket.tokens, bucket.tokens >= 1, limit)
         until = (
             None

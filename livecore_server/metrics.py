@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from livecore_server.http.middlewares import REQUEST_IDS
 from livecore_server.services import SERVICES, Services
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -50,6 +51,8 @@ def _scheduled(services: Services) -> str:
 
 async def handler(request: web.Request) -> web.StreamResponse:
     body = render(request.app[SERVICES])
+    request_id = request.app[REQUEST_IDS].new()
     return web.Response(
-        body=body.encode(), headers={"Content-Type": CONTENT_TYPE, "Cache-Control": "no-store"}
+        body=body.encode(),
+        headers={"Content-Type": CONTENT_TYPE, "Cache-Control": "no-store", "X-Request-Id": request_id},
     )

@@ -43,7 +43,7 @@ from livecore_server.admin.access import (
 )
 from livecore_server.admin.mcp import McpEndpoint, McpTool
 from livecore_server.http.endpoint import Binding
-from livecore_server.http.middlewares import envelope_for, handle_in_time
+from livecore_server.http.middlewares import REQUEST_IDS, envelope_for, handle_in_time
 from livecore_server.services import SERVICES, Services
 
 _PATH_PARAM = re.compile(r"\{([^{}/]+)\}")
@@ -248,7 +248,7 @@ def handler(mcp: McpEndpoint) -> Callable[[web.Request], Awaitable[web.StreamRes
     (the credential's first) are answered in the error envelope, and the body must arrive in time."""
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        headers: dict[str, str] = {}
+        headers = {"X-Request-Id": request.app[REQUEST_IDS].new()}
         request[_HEADERS] = headers
         try:
             return await handle_in_time(request, mcp.handle, request.app[SERVICES].config.body_timeout)

@@ -187,6 +187,11 @@ class RequestIds:
         return f"{self._prefix}{self._next()}"
 
 
+#: The root app's request ids: those of the answers no namespace guards (the root's own paths, ``/mcp``,
+#: what the HTTP layer refuses), so that every answer carries one.
+REQUEST_IDS = web.AppKey("request_ids", RequestIds)
+
+
 def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None, Handler], Handler]:
     """What every answer of one namespace passes through: ``guard(route, handler)`` is ``handler`` behind
     the namespace's request id, key, rate limit, headers and error envelope. ``route`` is what ``handler``

@@ -1,37 +1,47 @@
 """Requests that aiohttp refuses before any application code runs, answered in the error envelope.
 
-aiohttp's HTTP parser refuses some requests itself: a request line or header line over 8,190 bytes, a
-NUL or another control character in a header, a ``Content-Encoding`` it cannot decode (``br``), a request
-line that is not HTTP. It answers them from ``RequestHandler.handle_error``, in plain text that quotes
-what it refused (the whole over-long header, secrets included), logs a traceback at ERROR for each, and
-runs no middleware or signal on the way: aiohttp has no public hook for these answers. So the root
-application's servers make their connections' handlers :class:`EnvelopeRequestHandler`, whose error
-handler (aiohttp's ``_make_error_handler``, the one place that may await) answers the envelope
-(docs/reference/conventions.md#errors) with a message that quotes nothing of the request, and whose log is
-one line at INFO naming the kind of refusal. The connection is closed after the answer, as aiohttp does.
+aiohttp's HTTP parser refuses some requests itself: a request line or header line over 8,190 bytes, a NUL or
+another control character in a header, a ``Content-Encoding`` it cannot decode (``br``), a ``Content-Length``
+that is not a number of bytes (``-5``), a request line that is not HTTP. It answers them from
+``RequestHandler.handle_error``, in plain text that quotes what it refused (the whole over-long header,
+secrets included), logs a traceback at ERROR for each, and runs no middleware or signal on the way: aiohttp
+has no public hook for these answers. So the root application's servers make their connections' handlers
+:class:`EnvelopeRequestHandler`, whose error handler (aiohttp's ``_make_error_handler``, the one place that
+may await) answers the envelope (docs/reference/conventions.md#errors) with a message that quotes nothing of
+the request, and whose log is one line at INFO naming the kind of refusal. The connection is closed after the
+answer, as aiohttp does.
 
 Like every other 400, the answer carries an ``X-Request-Id`` and the ``RateLimit-*`` headers, and is
 counted: against the caller's address, as a request without a valid key is, in the address's
 ``sdk_write`` bucket (no route is known, and of the buckets a caller's address has, that one is the
 smallest by default, so that a stream of unreadable requests is slowed soonest); once that bucket is
-empty the answer is 429 ``rate_limited``, as the namespaces answer it.
+empty the answer is 429 ``rate_limited``, as the namespaces answer it. No header of a refused request is
+read (aiohttp hands the error handler none), so behind a proxy (``serve --client-address-header``) the
+proxy's own address, the connection's peer, is the one counted.
+
+Two more answers aiohttp makes itself go the same way: its 417 to an ``Expect`` other than
+``100-continue`` (its default expect handler, on every route, quoting the header) is that 400 naming
+``Expect``; and the rest of a body it drains after an early answer (a 401 before the body was read) that
+does not decode as its ``Content-Encoding`` says is dropped with the connection, with no traceback: the
+answer was the refusal.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
 from aiohttp import web
 from aiohttp.http_exceptions import BadStatusLine, ContentEncodingError, LineTooLong
-from aiohttp.web_protocol import RequestHandler, _ErrInfo
+from aiohttp.web_protocol import RequestHandler, RequestPayloadError, _ErrInfo
+from multidict import CIMultiDict
 
 from livecore.clock import to_millis
-from livecore.errors import INTERNAL_ERROR, INVALID_REQUEST, LivecoreError
+from livecore.errors import INTERNAL_ERROR, INVALID_REQUEST, LivecoreError, invalid_request
 from livecore.ratelimit import BucketName
 from livecore_server.http.envelope import error_response
-from livecore_server.http.middlewares import RequestIds, take_token
+from livecore_server.http.middlewares import REQUEST_IDS, RequestIds, take_token
 from livecore_server.services import SERVICES
 
 log = logging.getLogger("livecore_server")
@@ -65,21 +75,41 @@ class EnvelopeRequestHandler(RequestHandler):
             return super()._make_error_handler(err_info)
 
         async def refuse(request: web.BaseRequest) -> web.StreamResponse:
-            server = cast(_EnvelopeServer, self._manager)
             log.info("refused a malformed request from %s: %s", request.remote, type(err_info.exc).__name__)
-            headers = {"X-Request-Id": server.request_ids.new()}
-            err = LivecoreError(INVALID_REQUEST, _refusal(err_info.exc))
-            services = server.app[SERVICES]
-            now_ms = to_millis(services.clock.now())
-            try:
-                await take_token(services, cast(web.Request, request), None, _BUCKET, now_ms, headers)
-            except LivecoreError as limited:
-                err = limited
-            response = error_response(err, headers)
+            # aiohttp's stand-in request holds a plain dict for headers: none of the refused one's.
+            unread = request.clone(headers=CIMultiDict())
+            response = await self._refused(unread, LivecoreError(INVALID_REQUEST, _refusal(err_info.exc)))
             response.force_close()
             return response
 
         return refuse
+
+    async def _refused(self, request: web.BaseRequest, err: LivecoreError) -> web.Response:
+        """``err`` in the envelope with a request id, counted against the caller's address (the module
+        docstring): the 429 instead once that address has no token left."""
+        app = cast(_EnvelopeServer, self._manager).app
+        headers = {"X-Request-Id": app[REQUEST_IDS].new()}
+        services = app[SERVICES]
+        now_ms = to_millis(services.clock.now())
+        try:
+            await take_token(services, cast(web.Request, request), None, _BUCKET, now_ms, headers)
+        except LivecoreError as limited:
+            err = limited
+        return error_response(err, headers)
+
+    def finish_response(
+        self, request: web.BaseRequest, resp: web.StreamResponse, start_time: float | None
+    ) -> Coroutine[Any, Any, tuple[web.StreamResponse, bool]]:
+        # Every answer passes here: a plain function handing on aiohttp's coroutine costs it no frame.
+        if resp.status == 417:  # only aiohttp's default expect handler answers it (module docstring)
+            return self._finish_unexpected(request, start_time)
+        return super().finish_response(request, resp, start_time)
+
+    async def _finish_unexpected(
+        self, request: web.BaseRequest, start_time: float | None
+    ) -> tuple[web.StreamResponse, bool]:
+        refused = await self._refused(request, _UNKNOWN_EXPECTATION)
+        return await super().finish_response(request, refused, start_time)
 
     def handle_error(
         self,
@@ -91,14 +121,30 @@ class EnvelopeRequestHandler(RequestHandler):
         # An error outside the namespaces' guard: aiohttp's own logging (with the traceback), then the
         # envelope instead of its plain text.
         super().handle_error(request, status, exc, message)
-        response = error_response(LivecoreError(INTERNAL_ERROR, "Internal error."))
+        request_id = cast(_EnvelopeServer, self._manager).app[REQUEST_IDS].new()
+        response = error_response(
+            LivecoreError(INTERNAL_ERROR, "Internal error."), {"X-Request-Id": request_id}
+        )
         response.force_close()
         return response
+
+    def log_exception(self, *args: Any, **kw: Any) -> None:
+        if isinstance(kw.get("exc_info"), RequestPayloadError):
+            # The rest of the body of a request already answered, drained, did not decode (module
+            # docstring); aiohttp closes the connection.
+            log.debug("dropped the rest of a request body that does not decode")
+            return
+        super().log_exception(*args, **kw)
+
+
+_UNKNOWN_EXPECTATION = invalid_request(
+    "The Expect header asks for what this server does not do: send 100-continue or nothing.",
+    {"Expect": "must be 100-continue"},
+)
 
 
 class _EnvelopeServer(web.Server):
     app: web.Application  # the root application, whose services count the refusals
-    request_ids: RequestIds
 
     def __call__(self) -> RequestHandler:
         return EnvelopeRequestHandler(self, loop=self._loop, **self._kwargs)
@@ -106,7 +152,9 @@ class _EnvelopeServer(web.Server):
 
 def answer_in_envelopes(app: web.Application) -> None:
     """Make every server ``app`` runs on (``run_app``, ``AppRunner``, the test server: all ask the app
-    for its server) hand its connections to :class:`EnvelopeRequestHandler`."""
+    for its server) hand its connections to :class:`EnvelopeRequestHandler`, and give ``app`` the
+    request ids of the answers no namespace guards."""
+    app[REQUEST_IDS] = RequestIds()
     make_server = app._make_handler
 
     def make_handler(**kwargs: Any) -> web.Server:
@@ -114,7 +162,6 @@ def answer_in_envelopes(app: web.Application) -> None:
         server.__class__ = _EnvelopeServer  # the same server, handing out the handler above
         envelope_server = cast(_EnvelopeServer, server)
         envelope_server.app = app
-        envelope_server.request_ids = RequestIds()
         return server
 
     app._make_handler = make_handler  # type: ignore[method-assign]

@@ -15,7 +15,7 @@ from livecore.clock import to_millis
 from livecore_server.admin.access import SESSION_COOKIE
 from livecore_server.admin.sessions import issue_login_link
 from tests.conftest import World, make_app, start_world
-from tests.security.cli_support import run, world_env
+from tests.security.cli_support import refused_in_one_line, run, world_env
 
 PING = "/server/v1/ping"
 UNKNOWN = "lc_test_" + "x" * 40  # the shape of a key, and nobody's
@@ -149,6 +149,25 @@ async def test_the_lockouts_command_lists_and_lifts_a_lock_out(world: World) -> 
     assert run("lockouts", "clear", "192.0.2.1", "--db", db, env=env).stdout.strip() == (
         "had no failures counted"
     )
+
+
+async def test_the_lockouts_command_counts_failures_against_the_servers_limit(db_url: str) -> None:
+    """A server counting 1,000 failures a minute: ``lockouts list`` printed ``failures=-978`` (the
+    default limit of 20 less the 998 tokens left). It counts against the limit it is given, the server's,
+    and refuses to guess when the buckets show that the limit it was given is not the server's."""
+    world = await start_world(db_url, auth_failures_per_minute=1000)
+    try:
+        for _ in range(2):
+            assert (await ping(world, UNKNOWN))[0] == 401
+        db, env = world.services.config.db, world_env(world)
+        for given in (["--auth-failures-per-minute", "1000"], []):
+            extra = {} if given else {"LIVECORE_AUTH_FAILURES_PER_MINUTE": "1000"}
+            listed = run("lockouts", "list", "--db", db, *given, env={**env, **extra})
+            assert listed.exit_code == 0, listed.output
+            assert listed.stdout.split() == ["127.0.0.1", "failures=2", "last=2026-03-02T12:00:00.000Z"]
+        refused_in_one_line(run("lockouts", "list", "--db", db, env=env), "--auth-failures-per-minute")
+    finally:
+        await world.client.close()
 
 
 async def test_two_processes_on_one_postgresql_database_share_the_count(pg_url: str) -> None:

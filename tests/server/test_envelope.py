@@ -58,13 +58,16 @@ async def test_a_path_no_route_takes_is_answered_by_its_namespace(world: World) 
     assert status == 403, body
 
 
-async def test_a_path_outside_the_namespaces_is_a_bare_404_envelope(world: World) -> None:
+async def test_a_path_outside_the_namespaces_is_a_404_envelope_with_a_request_id_and_no_rate_limit(
+    world: World,
+) -> None:
     for method in ("GET", "POST", "DELETE"):
         for path in ("/nothing", "/server/v10/ping", "/serverx/v1/ping", "/v1/ping", "/mcp/x"):
             status, body, headers = await world.call(method, path)
             assert status == 404, (method, path, body)
             assert_envelope(body, "not_found")
-            assert "X-Request-Id" not in headers and "RateLimit-Limit" not in headers, (method, path)
+            assert headers["X-Request-Id"].startswith("req_"), (method, path)
+            assert "RateLimit-Limit" not in headers, (method, path)
 
 
 async def test_malformed_json_is_400(world: World) -> None:
