@@ -270,6 +270,11 @@ class ServerKeys:
     def ring_size(self) -> int:
         return len(self._ring)
 
+    @property
+    def ring_ids(self) -> tuple[str, ...]:
+        """The ids (hex) of the ring's keys, the current one first."""
+        return tuple(key.id.hex() for key in self._ring)
+
     def holds(self, check_value: str) -> bool:
         """Whether ``check_value`` is that of a key of the ring."""
         return any(hmac.compare_digest(check_value, key.check) for key in self._ring)

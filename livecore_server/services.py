@@ -198,8 +198,9 @@ def schedule_work(s: Services) -> None:
         # Read first: nothing is written while no rotated secret's overlap has ended.
         now = s.clock.now()
         ends = await s.store.read(lambda tx: tx.webhooks.next_previous_secret_expiry())
-        cleared = ends is not None and ends <= now
-        if cleared and await s.store.run_async(lambda tx: tx.webhooks.forget_previous_secrets(now)):
+        if ends is None or ends > now:
+            return
+        if await s.store.run_async(lambda tx: tx.webhooks.forget_previous_secrets(now)):
             s.store.scrub_journal()
 
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
