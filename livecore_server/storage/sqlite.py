@@ -270,12 +270,12 @@ class SqliteStore:
         tx.board_changes.clear()
         try:
             yield tx
+            if write:
+                self._refuse_if_file_lost()
         except BaseException:
             self.conn.execute("ROLLBACK")
             tx.board_changes.clear()
             raise
-        if write:
-            self._refuse_if_file_lost()
         self.conn.execute("COMMIT")
         if tx.emitted:
             self._events_committed()
