@@ -35,6 +35,7 @@ from livecore_server.http.protocol import answer_in_envelopes
 from livecore_server.portal.pages import portal_app
 from livecore_server.scheduler import catch_up
 from livecore_server.services import SERVICES, Services, build_services
+from livecore_server.serving import ServingMark
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.sqlite import DatabaseFileLost
 from livecore_server.workers.dispatcher import Dispatcher
@@ -267,7 +268,9 @@ def _lifetime(
     async def ctx(app: web.Application) -> AsyncIterator[None]:
         services = build_services(config, clock, rng, served, storage=storage)
         stop_tally = statement_tally.start(services.store, config.statement_tally)
+        mark = ServingMark(services.store, services.keys)
         try:
+            mark.put()
             app[SERVICES] = services
             services.store.start()
             dispatcher = Dispatcher(services, timeout=config.webhook_timeout)
@@ -283,7 +286,7 @@ def _lifetime(
 
                 await catch_up(services.store, services.runtime, areas.jobs(services.areas))
                 tasks = [
-                    asyncio.create_task(_housekeeping(services, config.flush_seconds)),
+                    asyncio.create_task(_housekeeping(services, mark, config.flush_seconds)),
                     asyncio.create_task(services.store.watch(players.forget, watching)),
                     asyncio.create_task(services.streams.run_pings(config.stream_ping_seconds)),
                     asyncio.create_task(services.streams.run_bot_ticks()),
@@ -305,16 +308,20 @@ def _lifetime(
                 await dispatcher.stop()
         finally:
             stop_tally()
+            with contextlib.suppress(Exception):  # else it counts until its lease runs out
+                mark.remove()
             services.close()
 
     return ctx
 
 
-async def _housekeeping(services: Services, every: float) -> None:
-    """Real-time chores that are not service rules: flush key usage and presence, drop refilled buckets."""
+async def _housekeeping(services: Services, mark: ServingMark, every: float) -> None:
+    """Real-time chores that are not service rules: flush key usage and presence, drop refilled buckets,
+    renew this process's serving mark."""
     while True:
         await asyncio.sleep(every)
         try:
+            await mark.renew()
             await services.flush_buffers()
             await services.ratelimiter.prune()
             await services.stream_slots.sync()

@@ -911,11 +911,13 @@ def new_server_key() -> None:
 def rotate_server_key(db: str | None, batch: int) -> None:
     """Re-encrypt every encrypted value under the current server key, in batches, while servers run
     (docs/server.md#rotating-the-server-key). With LIVECORE_SECRET_KEY the new key is that variable, the
-    old one in LIVECORE_PREVIOUS_SECRET_KEYS; with a key file, the command writes a new key into it. Run
-    it again after a stop: it goes on where it was."""
+    old one in LIVECORE_PREVIOUS_SECRET_KEYS; with a key file, the command writes a new key into it.
+    Refused while a server whose key ring lacks the new key runs (with a key file: any server). Run it
+    again after a stop: it goes on where it was."""
     from livecore.clock import to_millis
     from livecore_server.crypto import ENV_VAR, PREVIOUS_ENV_VAR
     from livecore_server.rotation import rotate
+    from livecore_server.serving import ServersRunning
 
     db = _db(db)
     services = _services(_config(db))
@@ -923,6 +925,8 @@ def rotate_server_key(db: str | None, batch: int) -> None:
         with _opening():
             keys = _rotation_keys(services, db)
             tallies = rotate(services.store, keys, to_millis(services.clock.now()), batch=batch)
+    except ServersRunning as exc:
+        raise Refused("servers_running", str(exc)) from None
     finally:
         services.close()
     for what, tally in tallies.items():
@@ -950,10 +954,12 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
         RETIRED_HASH_KEYS,
         ROTATING,
         ServerKeys,
+        key_id,
         load_server_key,
         new_key,
         write_key_ring,
     )
+    from livecore_server.serving import refuse_lacking
 
     keys = services.keys
     if os.environ.get(ENV_VAR):
@@ -966,6 +972,8 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
         return keys  # a rotation to the file's current key is under way: finish it
     assert ring.file is not None
     fresh = new_key()
+    # No running server can hold a key just minted: refused before the key file changes.
+    services.store.run(lambda tx: refuse_lacking(tx, key_id(fresh).hex()), write=False)
     # The file's earlier keys are dropped: the last rotation left nothing under them.
     write_key_ring(ring.file, fresh, [ring.master])
     rotated = ServerKeys(fresh, [ring.master])

@@ -25,7 +25,9 @@ import base64
 import binascii
 import enum
 import hmac
+import logging
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +61,10 @@ KEY_ID_BYTES = 4
 # The first line of a key file that holds a ring; a key file without it is the key itself (32 raw bytes).
 RING_HEADER = b"livecore server key ring\n"
 _NONCE = 12
+
+log = logging.getLogger(__name__)
+# The key files this process has warned about (a command may read its key file twice).
+_warned: set[Path] = set()
 
 
 class ServerKeyError(RuntimeError):
@@ -120,8 +126,34 @@ def _previous_from_env() -> tuple[bytes, ...]:
     return tuple(decode_key(part, f"{PREVIOUS_ENV_VAR} (key {n})") for n, part in enumerate(parts, 1))
 
 
+def _unreadable(path: Path, exc: OSError) -> ServerKeyError:
+    """What stops a key file from being read, in one line."""
+    if path.is_symlink() and not path.exists():
+        return ServerKeyError(f"key file {path} is a link to {os.readlink(path)}, which does not exist")
+    if path.is_dir():
+        return ServerKeyError(f"key file {path} is a directory, not a key file")
+    return ServerKeyError(f"key file {path} cannot be read: {exc.strerror or exc}")
+
+
+def _warn_if_open(path: Path, mode: int) -> None:
+    """Warn once, as ssh does, about a key file that other users may read or change."""
+    if mode & 0o077 and path not in _warned:
+        _warned.add(path)
+        log.warning(
+            "key file %s is open to other users (mode %04o), who may read the server key: run chmod 600 %s",
+            path,
+            stat.S_IMODE(mode),
+            path,
+        )
+
+
 def _read_ring(path: Path) -> tuple[bytes, tuple[bytes, ...]]:
-    data = path.read_bytes()
+    try:
+        with path.open("rb") as fh:
+            _warn_if_open(path, os.fstat(fh.fileno()).st_mode)
+            data = fh.read()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
     if not data.startswith(RING_HEADER):
         if len(data) < 32:
             raise ServerKeyError(f"key file {path} is damaged (shorter than 32 bytes)")
@@ -146,7 +178,8 @@ def _read_ring(path: Path) -> tuple[bytes, tuple[bytes, ...]]:
 
 def write_key_ring(path: Path, current: bytes, previous: Sequence[bytes] = ()) -> None:
     """Replace the key file at ``path`` with a ring (mode 0600), all at once: a crash leaves the old file
-    or the new one, never a part."""
+    or the new one, never a part. A link is written through: its target is replaced, and the link kept."""
+    path = path.resolve(strict=True)
     lines = [RING_HEADER, f"current {encode_key(current)}\n".encode()]
     lines += [f"previous {encode_key(key)}\n".encode() for key in previous]
     staging = path.with_name(f".{path.name}.{os.getpid()}.new")
@@ -236,6 +269,11 @@ class ServerKeys:
     @property
     def ring_size(self) -> int:
         return len(self._ring)
+
+    @property
+    def ring_ids(self) -> tuple[str, ...]:
+        """The ids (hex) of the ring's keys, the current one first."""
+        return tuple(key.id.hex() for key in self._ring)
 
     def holds(self, check_value: str) -> bool:
         """Whether ``check_value`` is that of a key of the ring."""

@@ -31,6 +31,7 @@ from livecore_server.crypto import (
 )
 from livecore_server.demo import REMEMBERED
 from livecore_server.http.endpoint import answer_context
+from livecore_server.serving import refuse_lacking
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.server_transaction import ServerTransaction
 
@@ -102,12 +103,14 @@ class Tally:
 def start(store: ServerStore, keys: ServerKeys, now_ms: int) -> None:
     """Make ``keys``' current key the database's, in one transaction: its check value (a process whose
     ring lacks it is refused from now on), the earlier keys' hash keys sealed under it, and the mark of
-    a rotation under way."""
+    a rotation under way. Refused (:class:`~livecore_server.serving.ServersRunning`) while a server
+    whose ring lacks that key holds the database."""
 
     def run(tx: ServerTransaction) -> None:
         stored = tx.meta.get(KEY_CHECK)
         if stored is not None and not keys.holds(stored):
             raise ServerKeyError("the key ring does not hold the database's key")
+        refuse_lacking(tx, keys.key_id.hex())
         retired = keys.earlier_hash_keys(tx.meta.get(RETIRED_HASH_KEYS))
         if retired:
             tx.meta.put(RETIRED_HASH_KEYS, keys.seal_retired(retired), now_ms)
@@ -189,6 +192,9 @@ def rotate(
     """The whole rotation: :func:`start`, every column of :data:`ENCRYPTED`, and :func:`finish` when
     every value was read (one that was not stays under its key, and the rotation is not done)."""
     start(store, keys, now_ms)
+    # A server that checked the database's key just before start committed, and put its mark after it
+    # read the marks, is seen now; it has not missed a value yet.
+    store.run(lambda tx: refuse_lacking(tx, keys.key_id.hex()), write=False)
     tallies: dict[str, Tally] = {}
     for column in ENCRYPTED:
         told = None if after_batch is None else functools.partial(after_batch, column)

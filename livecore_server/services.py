@@ -179,8 +179,10 @@ def schedule_work(s: Services) -> None:
         # Read first: nothing is written while no rotated secret's overlap has ended.
         now = s.clock.now()
         ends = await s.store.read(lambda tx: tx.webhooks.next_previous_secret_expiry())
-        if ends is not None and ends <= now:
-            await s.store.run_async(lambda tx: tx.webhooks.forget_previous_secrets(now))
+        if ends is None or ends > now:
+            return
+        if await s.store.run_async(lambda tx: tx.webhooks.forget_previous_secrets(now)):
+            s.store.scrub_journal()
 
     s.scheduler.every("idempotency_purge", timedelta(hours=1), idempotency)
     s.scheduler.every("webhook_retention", timedelta(hours=1), webhook_history)

@@ -258,6 +258,9 @@ class PostgresStore:
     def start(self) -> None:
         """Nothing runs in the background: the pool is open from the start."""
 
+    def scrub_journal(self) -> None:
+        """Nothing to do from here: a row's earlier versions stay until VACUUM reclaims them."""
+
     def close(self) -> None:
         if self._closed:
             return

@@ -34,6 +34,10 @@ class ServerStore(Protocol):
 
     def close(self) -> None: ...
 
+    def scrub_journal(self) -> None:
+        """Values were cleared (secrets): drop the earlier copies the store's journal keeps of them
+        (SQLite: its WAL; PostgreSQL keeps them until VACUUM, and in its own WAL, out of reach)."""
+
     def clear_caches(self) -> None:
         """Forget cached game settings and webhook subscriptions."""
 

@@ -65,6 +65,9 @@ def connect(path: str) -> sqlite3.Connection:
     conn.execute("PRAGMA mmap_size=268435456")
     # After a checkpoint resets the WAL, shrink the file back to this size rather than keep its peak.
     conn.execute("PRAGMA journal_size_limit=67108864")
+    # Deleted and overwritten content is zeroed in its page, not left in free space: a cleared secret's
+    # ciphertext leaves the file (docs/server.md#secrets-at-rest; what it costs is measured there).
+    conn.execute("PRAGMA secure_delete=ON")
     return conn
 
 
@@ -140,6 +143,7 @@ class SqliteStore:
         self.on_config_changed(self._config_changed)
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
+        self._truncate = threading.Event()
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
         self._board_listeners: list[BoardListener] = []
@@ -187,6 +191,14 @@ class SqliteStore:
         """Background work of a serving store: the WAL checkpointer."""
         self.start_checkpointer()
 
+    def scrub_journal(self) -> None:
+        """Values were cleared: the WAL, which still holds the pages they were on, is emptied (a TRUNCATE
+        checkpoint), by the checkpointer when it runs (until no reader keeps it from finishing), else now."""
+        if self._checkpointer is None:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        else:
+            self._truncate.set()
+
     def start_checkpointer(self, every: float = 0.25) -> None:
         """Copy WAL pages into the database from a thread of its own, ahead of SQLite's own checkpoint.
 
@@ -205,7 +217,13 @@ class SqliteStore:
             try:
                 while not self._stop_checkpoints.wait(every):
                     try:
-                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                        if not self._truncate.is_set():
+                            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                            continue
+                        self._truncate.clear()
+                        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                        if busy:
+                            self._truncate.set()  # a reader held it back: again at the next turn
                     except sqlite3.OperationalError:
                         if _identity(self.path) != self._file:
                             return  # the file is gone: the next write says so (_refuse_if_file_lost)
@@ -271,12 +289,12 @@ class SqliteStore:
         tx.board_changes.clear()
         try:
             yield tx
+            if write:
+                self._refuse_if_file_lost()
         except BaseException:
             self.conn.execute("ROLLBACK")
             tx.board_changes.clear()
             raise
-        if write:
-            self._refuse_if_file_lost()
         self.conn.execute("COMMIT")
         if tx.emitted:
             self._events_committed()

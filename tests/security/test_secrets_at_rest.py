@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import base64
 import logging
+import os
 import re
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -27,8 +29,12 @@ from livecore_server.areas import storage
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
+from livecore_server.storage.sqlite import connect
 from tests.conftest import TEST_MANIFEST, Receiver, World, make_services, start_world, webhook_manifest
 from tests.secrets_scan import IN_CLEAR, every_value, secrets_in_clear
+from tests.server.admin_support import sign_in
+from tests.server.test_webhook_secret_rotation import _advance, _endpoint, _rotate
+from tests.waiting import until
 
 ECONOMY = """
 [games.space-race.resources.sword]
@@ -242,3 +248,60 @@ async def test_answers_kept_in_clear_by_an_earlier_version(world: World) -> None
         "PUT", identity, json={"name": "Ann"}, headers={"Idempotency-Key": "i"}
     )
     assert (status, replayed, headers.get("Idempotent-Replay")) == (200, named, "true")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # the database file and its WAL
+@pytest.mark.parametrize("every_event", [False])
+async def test_a_webhook_secret_cleared_when_its_overlap_ends_is_in_neither_the_file_nor_its_wal(
+    world: World, receiver: Receiver
+) -> None:
+    """The cleared column's ciphertext used to stay in the page's free space and in the WAL's earlier
+    frames: SQLite's ``secure_delete`` zeroes it in the file, and a TRUNCATE checkpoint empties the WAL."""
+    world.only_hourly_jobs()
+    dev = await sign_in(world, "dev")
+    # Several endpoints share the table's page, so a cleared value is not simply overwritten by the next.
+    endpoints = [(await _endpoint(world, dev, receiver, name=f"backend-{n}"))[0] for n in range(3)]
+    for endpoint_id in endpoints:
+        await _rotate(world, dev, endpoint_id, 60)
+    query = "SELECT previous_secret_enc FROM webhook_endpoints WHERE previous_secret_enc IS NOT NULL"
+    old = [bytes(stored) for (stored,) in world.rows(query)]
+    assert len(old) == 3
+    db = Path(world.services.config.db)
+    files = (db, db.with_name(f"{db.name}-wal"))
+
+    def holding() -> list[str]:
+        return [f.name for f in files if f.exists() for value in old if value in f.read_bytes()]
+
+    await until(holding, "the old secrets' ciphertexts written to the file or its WAL")
+    await _advance(world, 60)  # the overlaps end: the old secrets are cleared
+    assert world.rows(query) == []
+    await until(lambda: holding() == [], lambda: f"the old ciphertexts to leave {holding()}")
+
+
+def test_sqlite_connections_zero_what_they_delete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deleted or shrunk content leaves the file (``secure_delete``): without it a cleared value stays in
+    the page's free space, wherever SQLite does not happen to write over it. Some builds of SQLite turn it
+    on by default (Debian's), most do not: the store's connections must not depend on the build."""
+    opened = sqlite3.connect
+
+    def built_without_it(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = opened(*args, **kwargs)
+        conn.execute("PRAGMA secure_delete=OFF")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", built_without_it)
+    path = str(tmp_path / "z.db")
+    conn = connect(path)
+    try:
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a BLOB, b BLOB, c TEXT)")
+        rows = [(n, os.urandom(60), None, "x" * 50) for n in range(200)]
+        conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+        conn.execute("UPDATE t SET b = a, a = ? WHERE id = 100", (os.urandom(60),))
+        ((old,),) = conn.execute("SELECT b FROM t WHERE id = 100").fetchall()
+        conn.execute("UPDATE t SET b = NULL WHERE id = 100")
+        conn.execute("DELETE FROM t WHERE id = 50")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    data = Path(path).read_bytes()
+    assert (old in data, rows[50][1] in data) == (False, False)  # cleared, deleted

@@ -36,3 +36,10 @@ class SqlMeta(SqlPort):
             " ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at",
             (name, value, now_ms),
         )
+
+    def starting_with(self, prefix: str) -> dict[str, str]:
+        """Every value whose name starts with ``prefix``, by name."""
+        rows = self.db.read(
+            "SELECT name, value FROM server_meta WHERE substr(name, 1, ?) = ?", (len(prefix), prefix)
+        )
+        return {str(name): str(value) for name, value in rows}
