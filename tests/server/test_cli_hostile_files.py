@@ -2,7 +2,10 @@
 docs/simulation.md#livecore-server-simulate): each is refused in one line with exit status 2, never a
 traceback; a refusal echoing a name from the file escapes its control characters; the report is never
 written through a planted symlink; a million players are announced, with their memory, before the first
-is made; a manifest of thousands of resources no player touches costs no chart each."""
+is made; a manifest of thousands of resources no player touches costs no chart each. A file over 4 MiB or
+with a key of more than 64 dotted parts is refused before tomllib reads it; a season beyond its windows or
+its report's resource-days, and a population period outside the calendar, are refused in one line; the
+report shows names' control and bidi characters escaped."""
 
 from __future__ import annotations
 
