@@ -37,6 +37,8 @@ KEY_IN_TWO_PLACES = Allowance(
     "alternative",
     {"positive_data_acceptance": ("400",), "missing_required_header": ("2xx",)},
 )
+#: The header an idempotency key comes in when the body's field does not carry it.
+KEY_HEADER = "Idempotency-Key"
 FREE_FORM_OBJECT = Allowance(
     "a free-form object (`metadata`, `playerContext`, item `parameters`) holds no NUL in any string and no "
     "integer outside signed 64 bits at any depth, and is at most 4 KiB as compact JSON",
@@ -149,6 +151,27 @@ def allowances(routes: Iterable[Route]) -> dict[str, tuple[Allowance, ...]]:
         if these:
             found[route.name] = tuple(these)
     return found
+
+
+def key_in_body_only(negated: tuple[str | None, str | None], headers: Mapping[str, str], body: Any) -> bool:
+    """Whether a request that leaves out the required ``Idempotency-Key`` header is the documented one that
+    carries the key in its body instead (:data:`KEY_IN_TWO_PLACES`), and so rightly accepted: what it
+    negates (``negated``: the parameter's name and location, as schemathesis says them) is that header
+    alone, the request has no such header, and its body holds ``idempotencyKey`` as a string. For the
+    fuzz's negative-data check (fuzz/hooks.py), which no expected status can narrow to this case."""
+    name, location = negated
+    return (
+        (name or "").lower() == KEY_HEADER.lower()
+        and location == "header"
+        and all(header.lower() != KEY_HEADER.lower() for header in headers)
+        and isinstance(body, dict)
+        and isinstance(body.get("idempotencyKey"), str)
+    )
+
+
+def body_key_operations(found: Mapping[str, tuple[Allowance, ...]]) -> frozenset[str]:
+    """The operations whose idempotency key the body may carry instead of the header."""
+    return frozenset(name for name, these in found.items() if KEY_IN_TWO_PLACES in these)
 
 
 DEFAULTS = {

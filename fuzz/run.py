@@ -210,7 +210,10 @@ def fuzz_document(
         *extra,
     ]
     print(f"\n== fuzzing the {name} document: {' '.join(command)}", flush=True)
-    return subprocess.run(command, check=False).returncode
+    # The run's own checks (fuzz/hooks.py), importable whatever the working directory.
+    path = os.pathsep.join(p for p in (str(HERE.parent), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "fuzz.hooks", "PYTHONPATH": path}
+    return subprocess.run(command, check=False, env=env).returncode
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fuzz.allowances import TWO_VALUES, allowances
+from fuzz.allowances import TWO_VALUES, allowances, body_key_operations, key_in_body_only
 from fuzz.run import CONFIG, MANIFEST, MEMBER, PLAYERS
 from livecore.api import routes
 from livecore.api.openapi import DOCUMENTED_SURFACES, build_document
@@ -110,3 +110,22 @@ def test_a_lobby_push_with_more_players_than_its_capacity_is_an_allowed_refusal(
     found = allowances(routes.ALL)
     assert TWO_VALUES in found["server.lobbies.push"]
     assert "more players than its `capacity`" in TWO_VALUES.rule
+
+
+def test_a_credit_with_its_key_in_the_body_only_is_the_one_negative_request_allowed_a_2xx() -> None:
+    """The header is marked required, the body's ``idempotencyKey`` documented as its alternative: a request
+    without the header but with the body's key is accepted, as documented; the built-in negative-data check
+    is off (fuzz/schemathesis.toml) for fuzz/hooks.py's, which allows exactly that request."""
+    assert CONFIGURED["checks"]["negative_data_rejection"] == {"enabled": False}
+    found = allowances(routes.ALL)
+    assert "server.wallet.credit" in body_key_operations(found)
+    assert "server.purchases.track" not in body_key_operations(found)  # the header only
+    missing = ("Idempotency-Key", "header")
+    key = {"amount": 1, "idempotencyKey": "k-1"}
+    assert key_in_body_only(missing, {"Authorization": "Bearer x"}, key)
+    assert not key_in_body_only(missing, {"Authorization": "Bearer x"}, {"amount": 1})
+    assert not key_in_body_only(missing, {"idempotency-key": "k-2"}, key)
+    assert not key_in_body_only(missing, {}, {"amount": 1, "idempotencyKey": 7})
+    assert not key_in_body_only(("amount", "body"), {}, key)
+    assert not key_in_body_only(("Authorization", "header"), {}, key)
+    assert not key_in_body_only((None, None), {}, key)

@@ -4,7 +4,9 @@ that a filter looks into (a game's guild ``name_filter``, the name searches) are
 
 The fold is Unicode NFKC (compatibility forms: a full-width letter is its ASCII letter, a no-break, em or
 ideographic space is a space), case folding (``ß`` is ``ss``), every run of white space one ASCII space,
-and trimming. A name is kept and shown as it was written; only comparisons use the fold.
+and trimming. A name is kept and shown as it was written; only comparisons use the fold. Where a name
+from a file is shown (a refusal on a terminal, a simulation's report), :func:`shown` escapes what would act
+rather than print.
 """
 
 from __future__ import annotations
@@ -22,3 +24,13 @@ def fold(name: str) -> str:
         return _SPACES.sub(" ", name).strip().lower()  # the common case, and the same result
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return _SPACES.sub(" ", folded).strip()
+
+
+def shown(text: str) -> str:
+    """``text`` with every character a terminal or a page would act on rather than print (control and
+    format characters: BEL, NUL, a right-to-left override; separators other than the space) escaped as
+    Python writes it (``\\x07``, ``\\u202e``): a name from a file must show as written, never ring,
+    reorder or hide what follows it."""
+    if text.isprintable():
+        return text  # the common case, and the same result
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import click
 
+from livecore.names import shown
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus
 from livecore_server.config import Config, is_postgres, sqlite_path
 from livecore_server.simulate import MOST_SEEDS, shipped
@@ -197,20 +198,13 @@ class Refused(click.ClickException):
         return json.dumps({"error": error})
 
 
-def _shown(text: str) -> str:
-    """``text`` with every character a terminal would act on rather than print (control and format
-    characters: BEL, NUL, a right-to-left override) escaped as Python writes it (``\\x07``, ``\\u202e``):
-    a refusal echoes names from a file, which must show as written, never ring, reorder or hide the line."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-
-
 def _refusal(what: str, problems: Mapping[str, str]) -> str:
     """A refused file's problems as the CLI prints them: one on the line that says ``what`` was refused,
-    several one per line below it; names from the file escaped (:func:`_shown`)."""
-    lines = [_shown(f"{path}: {message}") for path, message in problems.items()]
+    several one per line below it; names from the file escaped (:func:`livecore.names.shown`)."""
+    lines = [shown(f"{path}: {message}") for path, message in problems.items()]
     if len(lines) == 1:
-        return f"{_shown(what)}: {lines[0]}"
-    return "\n".join([f"{_shown(what)}:", *lines])
+        return f"{shown(what)}: {lines[0]}"
+    return "\n".join([f"{shown(what)}:", *lines])
 
 
 def _seconds(name: str, default: float, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -1103,7 +1097,7 @@ def simulate(
         named = (*plugins.installed(), *names, *(n for _, m in manifests for n in m.plugins.areas))
         served = plugins.load(named)
     except plugins.PluginError as exc:
-        raise Refused("plugin_refused", _shown(str(exc)), exit_code=2) from None
+        raise Refused("plugin_refused", shown(str(exc)), exit_code=2) from None
     populations = []
     given: dict[str, str | None] = {}  # each population's path, by its name in the report
     for file in (population, *([other_population] if other_population else [])):
@@ -1152,12 +1146,12 @@ def simulate(
             click.echo(_refusal(f"population {given[exc.name]} refused", exc.problems), err=True)
             sys.exit(2)
         except ValueError as exc:
-            raise Refused("simulation_refused", _shown(str(exc)), exit_code=2) from None
+            raise Refused("simulation_refused", shown(str(exc)), exit_code=2) from None
     try:
         json_path, html_path = write(report, Path(out), parts(served))
     except OSError as exc:
         raise Refused(
-            "cannot_write", _shown(f"cannot write the report into {out}: {exc}"), exit_code=2
+            "cannot_write", shown(f"cannot write the report into {out}: {exc}"), exit_code=2
         ) from None
     warnings = (
         report["warnings"]
@@ -1183,7 +1177,7 @@ def _can_be_directory(out: str) -> None:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise Refused(
-            "cannot_write", _shown(f"--out {out} cannot be a directory to write into: {reason}"), exit_code=2
+            "cannot_write", shown(f"--out {out} cannot be a directory to write into: {reason}"), exit_code=2
         ) from None
     finally:
         for directory in made:
@@ -1199,21 +1193,42 @@ def _bytes(count: int) -> str:
 
 
 def _moment(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    """An ISO date (its midnight) or date and time, in UTC where it names no offset."""
+    """An ISO date (its midnight) or date and time, in UTC where it names no offset, within the time the
+    service keeps (:data:`~livecore.simulation.world.EARLIEST` to before
+    :data:`~livecore.simulation.world.LATEST`: near year 1 or 9999 an offset or a period's arithmetic would
+    leave the calendar). Refused in one line, exit status 2."""
     from datetime import UTC, datetime
+
+    from livecore.simulation.world import EARLIEST, LATEST
 
     if value is None:
         return None
+    option = param.opts[0]
     try:
         found = datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not a date: give 2026-03-02 or 2026-03-02T12:00:00"
-            " (UTC unless an offset is given)",
-            ctx,
-            param,
+        raise Refused(
+            "invalid_date",
+            shown(
+                f"{option}: {value!r} is not a date: give 2026-03-02 or 2026-03-02T12:00:00"
+                " (UTC unless an offset is given)"
+            ),
+            exit_code=2,
         ) from None
-    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+    try:
+        moment = found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+    except OverflowError:
+        moment = None
+    if moment is None or not EARLIEST <= moment < LATEST:
+        raise Refused(
+            "invalid_date",
+            shown(
+                f"{option}: {value!r} is out of range: give a time from {EARLIEST:%Y-%m-%d} to before"
+                f" {LATEST:%Y-%m-%d} (UTC)"
+            ),
+            exit_code=2,
+        )
+    return moment
 
 
 #: The options a fitting's refusal names (livecore_server.population), by the problem's key.
@@ -1290,11 +1305,11 @@ def population(
     path = Path(out)
     if path.exists() and not path.is_file():
         # The file is replaced by renaming over it: a device (/dev/null) or a socket would be replaced too.
-        raise Refused("cannot_write", _shown(f"--out {out} is not a regular file"), exit_code=2)
+        raise Refused("cannot_write", shown(f"--out {out} is not a regular file"), exit_code=2)
     if not path.parent.is_dir():
         raise Refused(
             "cannot_write",
-            _shown(f"--out {out}: the directory {str(path.parent)!r} does not exist"),
+            shown(f"--out {out}: the directory {str(path.parent)!r} does not exist"),
             exit_code=2,
         )
     request = fitting.Request(
@@ -1334,7 +1349,7 @@ def population(
     try:
         fitting.write_atomically(path, fitted.toml())
     except OSError as exc:
-        raise Refused("cannot_write", _shown(f"cannot write {out}: {exc}"), exit_code=2) from None
+        raise Refused("cannot_write", shown(f"cannot write {out}: {exc}"), exit_code=2) from None
     for warning in fitted.warnings:
         click.echo(f"warning: {warning}", err=True)
     shares = ", ".join(f"{s.name} {s.share:.0%}" for s in fitted.population.segments)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -131,6 +132,18 @@ def next_start(event: EventSettings, now: datetime) -> datetime | None:
         return None
     index = int((now - event.starts_at).total_seconds() // event.repeat_every_seconds) + 1
     return _slot(event, index).starts_at
+
+
+def windows_between(event: EventSettings, start: datetime, end: datetime) -> int:
+    """How many of the event's windows are open at some time from ``start`` to ``end`` (not included)."""
+    if event.repeat_every_seconds is None:
+        slot = _slot(event, 0)
+        return int(slot.starts_at < end and slot.ends_at > start)
+    every = event.repeat_every_seconds
+    # The first window ending after ``start``, and the last starting before ``end``.
+    first = max(0, math.floor((start - event.starts_at).total_seconds() - event.window_seconds) // every + 1)
+    last = math.ceil((end - event.starts_at).total_seconds() / every) - 1
+    return max(0, last - first + 1)
 
 
 def state(event: EventSettings, now: datetime) -> EventState:

@@ -19,7 +19,7 @@ from typing import Any
 from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
 from livecore.live_events.attempts import AttemptTally, ScoreSpread
-from livecore.live_events.rules import next_start, slot_at
+from livecore.live_events.rules import next_start, slot_at, windows_between
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.simulation.fields import Problems, Scale, check_scales, scales, write_scales
 from livecore.simulation.part import (
@@ -196,6 +196,12 @@ def _write_ranges(found: dict[str, Scale]) -> list[str]:
 RANGES = PopulationTable("events", _parse, _check, _pin, fit=_fit_ranges, write=_write_ranges)
 
 
+#: The most event windows a season opens, every event's together. Each window is opened, closed and
+#: reported whatever its players do, about a millisecond each (docs/simulation.md, "Playing a season"):
+#: 200 events of one-second windows would open 17 million a day.
+WINDOWS_MAX = 20_000
+
+
 class LiveEvents(Driver):
     """The open events a session plays, and the attempts each player made in each event's window (a
     player knows how many it has left there: the events list says so)."""
@@ -203,6 +209,13 @@ class LiveEvents(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.events = list(play.settings.of(EVENT_SETTINGS).values())
+        end = play.start + timedelta(days=play.days)
+        windows = sum(windows_between(event, play.start, end) for event in self.events)
+        if windows > WINDOWS_MAX:
+            raise ValueError(
+                f"a season plays at most {WINDOWS_MAX:,} event windows, and the events open {windows:,}"
+                f" in {play.days} days: play fewer days, or declare fewer or longer windows"
+            )
         kinds = kinds_of(play.parts)
         ranges: dict[str, Scale] = play.table(RANGES) or {}
         self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}

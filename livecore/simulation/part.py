@@ -143,6 +143,11 @@ class Play(Protocol):
     def start(self) -> datetime: ...
 
     @property
+    def days(self) -> int:
+        """Days the season plays from its start."""
+        ...
+
+    @property
     def elapsed(self) -> int:
         """Seconds since the season's start."""
         ...

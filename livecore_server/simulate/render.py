@@ -2,7 +2,8 @@
 ``report.html``, one self-contained page (its styles and its charts' SVG inline: nothing is fetched when
 it is viewed) drawn with Jinja2 (``templates/report.html``, and each area's part's own section of it,
 ``ReportPart.page``) and matplotlib (each part's charts, :mod:`livecore_server.simulate.charts`), and a
-CSV file of each table of the page (:mod:`livecore_server.simulate.tables`)."""
+CSV file of each table of the page (:mod:`livecore_server.simulate.tables`). Every text of the report is
+written as :func:`livecore.names.shown` shows it."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 
 import jinja2
 
+from livecore import names
 from livecore_server.simulate.gather import parts as built_in
 from livecore_server.simulate.section import Label, ReportPart, Table, labeller
 from livecore_server.simulate.tables import tables_of
@@ -183,6 +185,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None = None) -> tuple[Path, Path]:
     """Write ``report.json``, ``report.html`` and ``<name>.csv`` for each table of the page into ``out``
     (made if missing); answers the first two paths."""
+    report = _shown(report)
     tables = tables_of(report, _parts(parts))
     for name in tables:
         if not _NAME.fullmatch(name):
@@ -194,6 +197,23 @@ def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None 
     for name, found in tables.items():
         _replace(out / f"{name}.csv", to_csv(found))
     return json_path, html_path
+
+
+def _shown(value: Any) -> Any:
+    """``value`` with each text in it, keys included, as :func:`livecore.names.shown` shows it: a name
+    from the manifest or the population that holds a control or a bidirectional override character
+    shows it escaped (``Raid\\u202e``) in every file of the report, and the page stays valid HTML."""
+    if isinstance(value, str):
+        return names.shown(value)
+    # A container is copied only where a text in it changed: a report of millions of numbers is not.
+    if isinstance(value, dict):
+        pairs = [(_shown(k), _shown(v)) for k, v in value.items()]
+        same = all(a is k and b is v for (a, b), (k, v) in zip(pairs, value.items(), strict=True))
+        return value if same else dict(pairs)
+    if isinstance(value, list):
+        items = [_shown(item) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
 
 
 def _replace(path: Path, text: str) -> None:

@@ -42,6 +42,9 @@ BYTES_PER_PLAYER = 9_000
 BYTES_PER_PLAYER_DAY = 4_000
 #: The command itself: the interpreter, the core, matplotlib.
 BYTES_BASE = 125_000_000
+#: The most resources x days a season reports: the report holds each resource's every day, about 3 KB
+#: each while it is written (20,000 resources x 20 days: 1.4 GB and 113 MB of report.json).
+RESOURCE_DAYS_MAX = 400_000
 
 
 def memory_need(players: int, days: int, *, processes: int = 1) -> int:
@@ -83,6 +86,12 @@ def season(
     """One season of ``manifest``'s game, ready to play: its game, start, days and population checked
     (``ValueError``, :class:`~livecore.simulation.population.PopulationError`), no player made yet.
     ``areas``: a studio's areas played besides the built-in ones."""
+    resources = len(_settings(manifest, game).resources)
+    if resources * days > RESOURCE_DAYS_MAX:
+        raise ValueError(
+            f"a report holds each resource on each day, at most {RESOURCE_DAYS_MAX:,} in all:"
+            f" {resources:,} resources x {days} days is more"
+        )
     sim = Simulation(manifest, game=game, seed=seed, start=start, areas=[a.area for a in areas])
     return Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True)
 

@@ -63,6 +63,7 @@ from livecore.live_events.rules import (
     slot_at,
     state,
     window_id,
+    windows_between,
 )
 from livecore.live_events.settings import AntiCheat, CheckKind, EventSettings, Verdict
 from livecore.players.identity import Identity
@@ -145,6 +146,21 @@ def test_a_single_window_event_ends_after_its_window():
 
 def test_a_repeating_event_between_windows_is_scheduled():
     assert state(DAILY, T0 + timedelta(hours=5)) is EventState.SCHEDULED
+
+
+@given(
+    window=st.integers(1, 90),
+    gap=st.none() | st.integers(0, 90),
+    begin=st.integers(-400, 400),
+    length=st.integers(1, 600),
+)
+def test_windows_between_counts_the_windows_open_at_some_time_of_the_span(window, gap, begin, length):
+    event = attrs.evolve(
+        DAILY, window_seconds=window, repeat_every_seconds=None if gap is None else window + gap
+    )
+    start, end = T0 + seconds(begin), T0 + seconds(begin + length)
+    open_ = {slot_at(event, start + seconds(s)) for s in range(length)} - {None}
+    assert windows_between(event, start, end) == len(open_)
 
 
 def test_ids_are_derived_from_what_they_name_and_carry_their_prefix():

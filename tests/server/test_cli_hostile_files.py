@@ -2,19 +2,26 @@
 docs/simulation.md#livecore-server-simulate): each is refused in one line with exit status 2, never a
 traceback; a refusal echoing a name from the file escapes its control characters; the report is never
 written through a planted symlink; a million players are announced, with their memory, before the first
-is made; a manifest of thousands of resources no player touches costs no chart each."""
+is made; a manifest of thousands of resources no player touches costs no chart each. A file over 4 MiB or
+with a key of more than 64 dotted parts is refused before tomllib reads it; a season beyond its windows or
+its report's resource-days, and a population period outside the calendar, are refused in one line; the
+report shows names' control and bidi characters escaped."""
 
 from __future__ import annotations
 
+import json
 import re
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.manifest import ManifestError
 from livecore.simulation.season import Season
 from livecore_server.cli import main
+from livecore_server.manifest import parse_manifest
 from tests.conftest import TEST_MANIFEST
 from tests.season_support import SEASON
 
@@ -236,3 +243,155 @@ def test_a_page_draws_no_chart_for_the_resources_no_player_touched(tmp_path: Pat
     assert "Nothing minted, sunk or held, so not drawn: r0, r1, r2" in page
     report = (tmp_path / "out" / "report.json").read_text()
     assert '"r2999"' in report  # the report itself still lists every resource
+
+
+def _resources(count: int) -> str:
+    declared = "".join(f'[games.arena.resources.r{i}]\ntype = "item"\n\n' for i in range(count))
+    return SEASON.replace("[games.arena.resources.coins]", declared + "[games.arena.resources.coins]", 1)
+
+
+def test_simulate_refuses_a_manifest_of_a_million_resources_before_reading_it(tmp_path: Path) -> None:
+    # 47 MB: tomllib alone would take minutes and a gigabyte to read it, and its report would not fit in
+    # memory.
+    result = simulate(tmp_path, "--players", "5", "--days", "1", manifest=_resources(1_000_000))
+    refused_in_one_line(result, "manifest: is larger than 4 MiB, the most a file may be")
+    assert not (tmp_path / "out").exists()
+
+
+def test_apply_refuses_a_manifest_larger_than_4_mib(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(TEST_MANIFEST + "# " + "x" * (4 * 1024 * 1024) + "\n")
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    refused_in_one_line(result, "manifest: is larger than 4 MiB")
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_a_report_holds_at_most_so_many_resource_days(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bound is 400,000: a manifest of 20,001 resources would take a minute to read; the season's 4
+    # resources (coins, gems, potion and the crate's chest) against a bound of 10 say the same.
+    from livecore_server.simulate import run as simulate_run
+
+    monkeypatch.setattr(simulate_run, "RESOURCE_DAYS_MAX", 10)
+    played = simulate(tmp_path, "--players", "5", "--days", "2", out=str(tmp_path / "played"))
+    assert played.exit_code == 0, played.output
+    result = simulate(tmp_path, "--players", "5", "--days", "4")
+    refused_in_one_line(result, "Error: a report holds each resource on each day, at most 10 in all:")
+    assert "resources x 4 days is more" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def _events(count: int, seconds: int) -> str:
+    return 'studio = "acme"\n\n[games.g]\nname = "G"\n' + "".join(
+        f'\n[games.g.events.e{i}]\nname = "E{i}"\nstarts_at = "2026-03-02T00:00:00Z"\n'
+        f"window_seconds = {seconds}\nrepeat_every_seconds = {seconds}\nattempt_seconds = 1\n"
+        'score_metric = "s"\n'
+        for i in range(count)
+    )
+
+
+def test_a_season_of_200_events_of_one_second_windows_is_refused_in_one_line(tmp_path: Path) -> None:
+    # 483,840,000 windows in 28 days, each opened and closed whatever its players do: days of work.
+    result = simulate(tmp_path, "--players", "1", "--days", "28", manifest=_events(200, 1))
+    line = refused_in_one_line(result, "Error: a season plays at most 20,000 event windows")
+    assert "the events open 483,840,000 in 28 days" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_season_within_the_window_bound_plays_each_window(tmp_path: Path) -> None:
+    result = simulate(tmp_path, "--players", "1", "--days", "1", manifest=_events(6, 3600))
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert [len(event["windows"]) for event in report["events"].values()] == [24] * 6
+
+
+DOTTED = ".".join(["a"] * 20_000)  # 40 KB
+
+
+@pytest.mark.parametrize("header", [False, True], ids=["key", "table-header"])
+def test_apply_refuses_a_20000_deep_dotted_key_in_one_line(tmp_path: Path, header: bool) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(
+        f'studio = "acme"\n[{DOTTED}]\nb = 1\n' if header else f'studio = "acme"\n{DOTTED} = 1\n'
+    )
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    refused_in_one_line(result, "manifest: has a key of more than 64 dotted parts (line 2)")
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_simulate_refuses_a_population_with_a_20000_deep_dotted_key_in_one_line(tmp_path: Path) -> None:
+    population = tmp_path / "pop.toml"
+    population.write_text(f"[segments.all]\nx = {{ {DOTTED} = 1 }}\n")
+    result = simulate(tmp_path, "--population", str(population))
+    refused_in_one_line(result, "population: has a key of more than 64 dotted parts (line 2)")
+
+
+def test_a_deep_dotted_key_is_refused_before_its_tables_are_built() -> None:
+    # tomllib keeps every prefix of a key as it reads it: 3,000 parts took 36 MB, 20,000 took 2.4 GB.
+    text = 'studio = "acme"\n' + ".".join(["a"] * 3000) + " = 1\n"
+    tracemalloc.start()
+    try:
+        with pytest.raises(ManifestError) as refused:
+            parse_manifest(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert refused.value.problems == {"manifest": "has a key of more than 64 dotted parts (line 2)"}
+    assert peak < 1_000_000, peak
+
+
+def test_a_key_of_64_dotted_parts_is_read_and_named_by_the_field_rules(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(TEST_MANIFEST + "\n[games.space-race.areas." + ".".join(["a"] * 61) + "]\nb = 1\n")
+    result = run("apply", str(manifest), "--db", str(tmp_path / "c.db"))
+    assert result.exit_code == 2
+    assert "dotted parts" not in result.stderr
+    assert "games.space-race.areas.a:" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--since", "0001-01-01T00:00:00+01:00"),
+        ("--until", "9999-12-31T23:00:00-05:00"),
+        ("--since", "0001-01-01"),
+        ("--until", "9999-12-31"),
+        ("--since", "1969-12-31T23:59:59"),
+        ("--until", "9000-01-01"),
+    ],
+)
+def test_population_refuses_a_period_outside_the_calendar_in_one_line(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    out = tmp_path / "pop.toml"
+    result = run(
+        "population", "--db", str(tmp_path / "c.db"), "--game", "g", option, value, "--out", str(out)
+    )
+    refused_in_one_line(
+        result,
+        f"Error: {option}: {value!r} is out of range: give a time from 1970-01-01 to before 9000-01-01 (UTC)",
+    )
+    assert not out.exists() and not (tmp_path / "c.db").exists()
+
+
+#: Characters a page or a terminal acts on rather than shows: C0 and C1 controls, bidirectional embeddings,
+#: overrides and isolates.
+ACTING = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_the_report_escapes_control_and_bidi_override_characters_of_names(tmp_path: Path) -> None:
+    manifest = (
+        SEASON.replace('name = "Raid"', 'name = "Raid\\u0007\\u202eevil"', 1)
+        .replace('name = "Arena"', 'name = "Are\\u202ena"', 1)
+        .replace('name = "Daily League"', 'name = "Daily\\u0007League"', 1)
+    )
+    result = simulate(tmp_path, "--players", "5", "--days", "2", manifest=manifest)
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    for written in out.iterdir():
+        assert not ACTING.search(written.read_text()), written.name
+    page = (out / "report.html").read_text()
+    assert "Raid\\x07\\u202eevil" in page and "Daily\\x07League" in page  # readable, as written
+    report = json.loads((out / "report.json").read_text())
+    assert report["events"]["raid"]["name"] == "Raid\\x07\\u202eevil"
