@@ -10,11 +10,13 @@ values at once, and are listed by operation. :func:`operations_toml` renders the
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
+import jsonschema_rs
 
 from livecore.api.route import Idempotency, Route
 from livecore.limits import FreeForm, Rule, rule_of
@@ -172,6 +174,48 @@ def key_in_body_only(negated: tuple[str | None, str | None], headers: Mapping[st
 def body_key_operations(found: Mapping[str, tuple[Allowance, ...]]) -> frozenset[str]:
     """The operations whose idempotency key the body may carry instead of the header."""
     return frozenset(name for name, these in found.items() if KEY_IN_TWO_PLACES in these)
+
+
+def breaks_its_pattern(parameters: Iterable[tuple[str, Mapping[str, Any]]], sent: Mapping[str, Any]) -> bool:
+    """Whether a value ``sent`` (a request's query, by name) breaks the ``pattern`` its parameter's schema
+    declares (``parameters``: each name with its schema). Such a request is not the valid data it may be
+    labelled: schemathesis's coverage phase sends, as positive, query values outside a pattern (a C1
+    control character where the pattern leaves those out), and the service rightly refuses them. For the
+    fuzz's positive-data check (fuzz/hooks.py), which skips those requests alone."""
+    for name, schema in parameters:
+        pattern = schema.get("pattern")
+        value = sent.get(name)
+        if isinstance(pattern, str) and isinstance(value, str) and re.search(pattern, value) is None:
+            return True
+    return False
+
+
+def only_an_undeclared_header(
+    negated: tuple[str | None, str | None],
+    description: str,
+    headers: Mapping[str, str],
+    declared: Mapping[str, Any],
+) -> bool:
+    """Whether a negative request's one negation is a header its operation does not declare (``negated``:
+    the location schemathesis names, ``description`` its account of the negation; ``declared``: the
+    operation's headers by name, each with its schema), every declared header it sends being valid. HTTP
+    has a server ignore a header it does not know, so the request is rightly accepted. schemathesis skips
+    these itself, except where its coverage phase marks the path negated although it sent the run's own
+    path values. For the fuzz's negative-data check (fuzz/hooks.py)."""
+    _, location = negated
+    if location != "header" or not description.lower().startswith("object with unexpected properties"):
+        return False
+    schemas = {name.lower(): schema for name, schema in declared.items()}
+    sent = {name.lower(): value for name, value in headers.items()}
+    if all(name in schemas for name in sent):
+        return False
+    return all(
+        jsonschema_rs.validator_for(schemas[name]).is_valid(
+            value.strip(" \t") if isinstance(value, str) else value
+        )
+        for name, value in sent.items()
+        if name in schemas
+    )
 
 
 DEFAULTS = {

@@ -1,10 +1,14 @@
 """schemathesis hooks of the fuzz run (fuzz/run.py sets ``SCHEMATHESIS_HOOKS`` to this module).
 
-The negative-data check, with one documented exception (docs/testing.md#what-no-document-can-say): a
-request that leaves out the required ``Idempotency-Key`` header of an operation whose body may carry the
-key instead, and carries it there, is accepted as documented. An expected status cannot say this (it would
-allow a 2xx to every negative request of the operation), so fuzz/schemathesis.toml turns the built-in check
-off and this one runs it on every other request.
+Two built-in checks run here, with the documented exceptions (docs/testing.md#what-no-document-can-say)
+that no expected status can single out; fuzz/schemathesis.toml turns the built-in ones off:
+
+- the negative-data check: a request that leaves out the required ``Idempotency-Key`` header of an
+  operation whose body may carry the key instead, and carries it there, is accepted as documented (an
+  expected status would allow a 2xx to every negative request of the operation); so is one whose only
+  negation is a header the operation does not declare, which HTTP has a server ignore;
+- the positive-data check: a request labelled valid whose query value breaks its parameter's own pattern
+  is not valid data, and its 400 is right (an expected status would allow a 400 to every valid request).
 """
 
 from __future__ import annotations
@@ -12,9 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 import schemathesis
-from schemathesis.specs.openapi.checks import negative_data_rejection
+from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from fuzz.allowances import allowances, body_key_operations, key_in_body_only
+from fuzz.allowances import (
+    allowances,
+    body_key_operations,
+    breaks_its_pattern,
+    key_in_body_only,
+    only_an_undeclared_header,
+)
 from livecore.api import routes
 
 BODY_KEY_OPERATIONS = body_key_operations(allowances(routes.ALL))
@@ -26,11 +36,25 @@ def negative_data_rejection_but_a_key_in_the_body(ctx: Any, response: Any, case:
     location = getattr(getattr(data, "parameter_location", None), "value", None)
     negated = (getattr(data, "parameter", None), location)
     operation = case.operation.definition.raw.get("operationId")
+    accepted = 200 <= response.status_code < 300
     if (
-        operation in BODY_KEY_OPERATIONS
-        and 200 <= response.status_code < 300
+        accepted
+        and operation in BODY_KEY_OPERATIONS
         and key_in_body_only(negated, case.headers or {}, case.body)
     ):
         return None
+    declared = {p.name: p.definition.get("schema", {}) for p in case.operation.headers}
+    description = getattr(data, "description", None) or ""
+    if accepted and only_an_undeclared_header(negated, description, case.headers or {}, declared):
+        return None
     result: bool | None = negative_data_rejection(ctx, response, case)
+    return result
+
+
+@schemathesis.check
+def positive_data_acceptance_of_valid_data(ctx: Any, response: Any, case: Any) -> bool | None:
+    parameters = [(p.name, p.definition.get("schema", {})) for p in case.operation.query]
+    if response.status_code == 400 and breaks_its_pattern(parameters, case.query or {}):
+        return None
+    result: bool | None = positive_data_acceptance(ctx, response, case)
     return result

@@ -10,10 +10,18 @@ from typing import Any
 
 import pytest
 
-from fuzz.allowances import TWO_VALUES, allowances, body_key_operations, key_in_body_only
+from fuzz.allowances import (
+    TWO_VALUES,
+    allowances,
+    body_key_operations,
+    breaks_its_pattern,
+    key_in_body_only,
+    only_an_undeclared_header,
+)
 from fuzz.run import CONFIG, MANIFEST, MEMBER, PLAYERS
 from livecore.api import routes
 from livecore.api.openapi import DOCUMENTED_SURFACES, build_document
+from livecore.api.route import Surface
 from livecore.live_events.rules import EventState, state
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore_server.manifest import load_manifest
@@ -129,3 +137,39 @@ def test_a_credit_with_its_key_in_the_body_only_is_the_one_negative_request_allo
     assert not key_in_body_only(("amount", "body"), {}, key)
     assert not key_in_body_only(("Authorization", "header"), {}, key)
     assert not key_in_body_only((None, None), {}, key)
+
+
+def test_a_query_value_outside_its_parameters_pattern_is_the_one_valid_labelled_request_allowed_a_400() -> (
+    None
+):
+    """The coverage phase labels valid some query values that break their parameter's own pattern (a C1
+    control character in a guild search); the positive-data check is fuzz/hooks.py's, which lets the
+    service refuse those alone."""
+    assert CONFIGURED["checks"]["positive_data_acceptance"] == {"enabled": False}
+    document = build_document(Surface.SERVER, routes.ALL, version="test")
+    query = [
+        (p["name"], p["schema"])
+        for p in document["paths"]["/server/v1/guilds"]["get"]["parameters"]
+        if "name" in p
+    ]
+    assert breaks_its_pattern(query, {"q": "\x84"})
+    assert breaks_its_pattern(query, {"q": "ok", "player": "\u00d7\u00f8\u009b"})
+    assert not breaks_its_pattern(query, {"q": "Raiders", "player": "ana", "limit": "20"})
+    assert not breaks_its_pattern(query, {})
+
+
+def test_a_header_the_operation_does_not_declare_is_the_one_header_negation_allowed_a_2xx() -> None:
+    """The coverage phase marks the path negated although it sends the run's own path values, so
+    schemathesis's own skip of an undeclared header misses those requests; fuzz/hooks.py allows a 2xx to a
+    request whose one negation is such a header, every declared header it sends being valid."""
+    document = build_document(Surface.SDK, routes.ALL, version="test")
+    sdk = document["components"]["parameters"]["XSvcSdk"]
+    declared = {sdk["name"]: sdk["schema"], "X-Svc-Platform": {"type": "string", "minLength": 1}}
+    negated = (None, "header")
+    unexpected = "Object with unexpected properties"
+    extra = {"X-Svc-SDK": "", "x-schemathesis-unknown-property": "42"}
+    assert only_an_undeclared_header(negated, unexpected, extra, declared)
+    assert not only_an_undeclared_header(negated, unexpected, {**extra, "X-Svc-Platform": ""}, declared)
+    assert not only_an_undeclared_header(negated, unexpected, {"X-Svc-SDK": "sdk/1"}, declared)
+    assert not only_an_undeclared_header(negated, "Invalid value", extra, declared)
+    assert not only_an_undeclared_header((None, "query"), unexpected, extra, declared)
