@@ -24,7 +24,7 @@ from aiohttp.typedefs import Middleware
 from multidict import MultiDictProxy
 
 from livecore.clock import format_ts, to_millis
-from livecore.errors import NOT_FOUND, RATE_LIMITED, LivecoreError
+from livecore.errors import METHOD_NOT_ALLOWED, NOT_FOUND, RATE_LIMITED, LivecoreError
 from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.rules import SESSION_COOKIE, Action, Operator, may
 from livecore.players.errors import PLAYER_NOT_FOUND
@@ -39,6 +39,7 @@ from livecore_server.admin.access import (
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
+from livecore_server.http.middlewares import REQUEST_IDS
 from livecore_server.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.services import SERVICES, Services
 
@@ -726,6 +727,29 @@ def _guard(public_url: str | None) -> Middleware:
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        # Every portal answer carries a request id, as every other answer of the server does.
+        request_id = {"X-Request-Id": request.config_dict[REQUEST_IDS].new()}
+        try:
+            response = await guarded(request, handler)
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                exc.headers.update(request_id)
+                raise
+            # A page that does not exist, or a method a page does not take: the portal's own error page.
+            code = METHOD_NOT_ALLOWED if exc.status == 405 else NOT_FOUND if exc.status == 404 else None
+            response = render(
+                request,
+                "error.html",
+                exc.status,
+                code=code.value if code is not None else "invalid_request",
+                message=exc.reason,
+            )
+            if "Allow" in exc.headers:
+                response.headers["Allow"] = exc.headers["Allow"]
+        response.headers.update(request_id)
+        return response
+
+    async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.method in UNSAFE_METHODS and not same_origin(request, public_url):
             return render(
                 request,

@@ -112,6 +112,18 @@ async def test_a_path_outside_the_namespaces_is_a_404_with_a_request_id(world: W
     _with_request_id(answer, 404, "not_found")
 
 
+async def test_a_portal_page_that_does_not_exist_is_the_portals_404_page_with_a_request_id(
+    world: World,
+) -> None:
+    answer = await exchange(world, request("GET", "/portal/nothing-here", _proxied({})))
+    assert answer.status == 404, answer
+    assert answer.headers["content-type"].startswith("text/html"), answer.headers
+    assert answer.headers["x-request-id"].startswith("req_"), answer.headers
+    assert b"not_found" in answer.body
+    page = await exchange(world, request("GET", "/portal/", _proxied({})))
+    assert page.status == 200 and page.headers["x-request-id"].startswith("req_"), page.headers
+
+
 async def test_the_mcp_endpoint_without_a_key_is_a_401_with_a_request_id(world: World) -> None:
     headers = _proxied({"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
     answer = await exchange(world, request("POST", "/mcp", headers, b"{}"))
