@@ -12,7 +12,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tests.waiting import until_sync
+from tests.waiting import stop_process, until_sync
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -112,12 +111,7 @@ def demos() -> Iterator[list[subprocess.Popen[bytes]]]:
     started: list[subprocess.Popen[bytes]] = []
     yield started
     for proc in started:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_process(proc)
 
 
 def start_demo(shell: Shell, line: str, demos: list[subprocess.Popen[bytes]]) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import signal
+import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -61,3 +63,14 @@ def until_sync(
             return value
         assert time.monotonic() < deadline, _failure(what, within)
         time.sleep(every)
+
+
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server a test started in the background: SIGTERM, as an operator stops it, and a kill if it
+    has not exited within 20 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)

@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from packaging.requirements import Requirement
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 from tests.conftest import TEST_MANIFEST
 from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run
-from tests.waiting import until_sync
+from tests.waiting import stop_process, until_sync
 
 __all__ = ["no_serving"]  # a fixture, used by name
 
@@ -159,12 +158,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
         assert running.get("/server/v1/ping").status_code == 200  # it is this demo, with its own key
         yield running
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_process(proc)
 
 
 def test_the_demo_serves_without_development_packages(demo: Demo) -> None:
