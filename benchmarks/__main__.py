@@ -11,6 +11,7 @@ import psycopg
 
 from benchmarks import postgres, report, twins, wrk
 from benchmarks.harness import STORES, BenchError, Options, run
+from benchmarks.latency_proxy import ProxyError
 from benchmarks.scenarios import SCENARIOS
 from benchmarks.server import ServerError
 
@@ -21,6 +22,13 @@ def positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not a positive integer")
+    return value
+
+
+def not_negative(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of milliseconds >= 0")
     return value
 
 
@@ -88,6 +96,21 @@ def parser() -> argparse.ArgumentParser:
         "--db-pool", type=positive, metavar="N", help="PostgreSQL connections per server process (serve's)"
     )
     p.add_argument(
+        "--games",
+        type=positive,
+        default=1,
+        metavar="N",
+        help="spread each scenario's players and requests over N copies of the bench game (default 1)",
+    )
+    p.add_argument(
+        "--db-latency-ms",
+        type=not_negative,
+        default=0,
+        metavar="X",
+        help="PostgreSQL behind a proxy that delays each round trip by X ms, as a database on another host"
+        " (default 0: direct)",
+    )
+    p.add_argument(
         "--setup-concurrency",
         type=positive,
         metavar="N",
@@ -110,6 +133,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--processes above 1 runs several servers on one database: add --db postgres")
     if (args.pg_server is not None or args.db_pool is not None) and args.db != "postgres":
         p.error("--pg-server and --db-pool are for --db postgres")
+    if args.db_latency_ms and args.db != "postgres":
+        p.error("--db-latency-ms delays PostgreSQL's round trips: add --db postgres")
     if args.profile is not None:
         if args.scenario and args.scenario != [args.profile]:
             p.error("--profile NAME runs scenario NAME only: leave --scenario out")
@@ -142,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             if s.name in twins.TWINNED:  # on both stores
                 twin = f">= {twins.TARGET:.2f} of its twin"
                 sqlite, pg = (twin if t == "-" else f"{t}, {twin}" for t in (sqlite, pg))
-            print(f"{'':24} targets: SQLite {sqlite}; PostgreSQL {pg}")
+            single = "" if s.many_games else "; one game only (no --games)"
+            print(f"{'':24} targets: SQLite {sqlite}; PostgreSQL {pg}{single}")
         return 0
     options = Options(
         rounds=args.rounds,
@@ -159,10 +185,12 @@ def main(argv: list[str] | None = None) -> int:
         db_pool=args.db_pool,
         setup_concurrency=args.setup_concurrency,
         profile=None if args.profile is None else RESULTS / f"profile-{args.profile}.svg",
+        games=args.games,
+        db_latency_ms=args.db_latency_ms,
     )
     try:
         outcome = run(options)
-    except (BenchError, ServerError, wrk.WrkError, postgres.PostgresError, psycopg.Error) as exc:
+    except (BenchError, ServerError, ProxyError, wrk.WrkError, postgres.PostgresError, psycopg.Error) as exc:
         print(f"bench: FAILED: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -172,8 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     env = " ".join(f"{k}={v}" for k, v in outcome.meta["server_env"].items()) or "default"
     store = "SQLite" if options.store == "sqlite" else "PostgreSQL"
     pool = "" if options.db_pool is None else f", --db-pool {options.db_pool}"
+    games = f", {options.games} game(s)"
+    latency = f", DB latency +{options.db_latency_ms:g} ms a round trip" if options.db_latency_ms else ""
     print(
-        f"\n{store}, {options.processes} server process(es){pool}; {options.rounds} rounds x "
+        f"\n{store}, {options.processes} server process(es){pool}{games}{latency}; {options.rounds} rounds x "
         f"{options.slice_s} s slices, {options.connections} connections, wrk threads {options.threads}, "
         f"server env: {env}\n"
     )

@@ -43,6 +43,14 @@ class BenchContext:
     vars: dict[str, str] = field(default_factory=dict)
     # Requests in flight in call_many (the harness sets it per store: see harness.setup_concurrency).
     concurrency: int = 8
+    # The games the run spreads each scenario over (--games): this setup makes this game's share.
+    games: int = 1
+
+    def share(self, total: int, least: int = 1) -> int:
+        """This game's part of ``total`` players (or pool items) spread over :attr:`games`: ``total`` in
+        one game, else ``total / games`` rounded up (so the games hold at least ``total`` together), and
+        never under ``least``."""
+        return max(-(-total // self.games), least)
 
     def render(self, text: str) -> str:
         """Fill ``${name}`` from :attr:`vars`; an unknown name is an error, not an empty string."""

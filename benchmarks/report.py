@@ -88,6 +88,34 @@ class ScenarioFigures:
         return _median([r.round_trips_per_request for r in self.rounds])
 
     @property
+    def writes(self) -> int | None:
+        """Write transactions committed over the rounds (None where not counted)."""
+        counted = [r.writes for r in self.rounds]
+        return None if not counted or None in counted else sum(w or 0 for w in counted)
+
+    @property
+    def retries(self) -> int | None:
+        """Write transactions run again over the rounds (None where not counted)."""
+        counted = [r.retries for r in self.rounds]
+        return None if not counted or None in counted else sum(t or 0 for t in counted)
+
+    @property
+    def retries_percent(self) -> float | None:
+        """Retries per 100 writes committed, over all the rounds together (a rare event: pooled, not the
+        median of the rounds); None where not counted or nothing written."""
+        writes, retries = self.writes, self.retries
+        return None if writes is None or retries is None or not writes else 100 * retries / writes
+
+    @property
+    def retried(self) -> dict[str, int]:
+        """Retries by cause over the rounds."""
+        out: dict[str, int] = {}
+        for r in self.rounds:
+            for cause, n in r.retried.items():
+                out[cause] = out.get(cause, 0) + n
+        return dict(sorted(out.items()))
+
+    @property
     def cpu_ratio(self) -> float | None:
         """Baseline CPU per request over this scenario's: the ratio again, measured by CPU time."""
         mine, base = self.cpu_us_per_request, self.baseline.cpu_us_per_request
@@ -142,6 +170,10 @@ class ScenarioFigures:
             "db_cpu_us_per_request_median": _round(self.db_cpu_us_per_request, 1),
             "statements_per_request_median": _round(self.statements_per_request, 1),
             "round_trips_per_request_median": _round(self.round_trips_per_request, 2),
+            "writes": self.writes,
+            "retries": self.retries,
+            "retries_percent": _round(self.retries_percent, 3),
+            "retried": self.retried,
             "checks": self.checks(),
             "verdict": self.verdict,
             "errored": self.errored,
@@ -220,13 +252,15 @@ def _fmt(value: float | None, spec: str) -> str:
 
 def markdown(rows: Sequence[ScenarioFigures]) -> str:
     """The table; with ``DB CPU µs/req`` and ``round trips/req`` columns when PostgreSQL's backend CPU
-    was measured."""
+    was measured, and ``retries %`` when the server counted its write transactions (PostgreSQL)."""
     db = any(r.db_cpu_s is not None for f in rows for r in f.rounds)
+    retries = any(r.writes is not None for f in rows for r in f.rounds)
     head = [
         "| scenario | req/s (median) | p50 ms (median) | p99 ms (worst round) | ratio | vs twin | target |"
         " result | server CPU µs/req (ratio) | statements/req |"
-        f"{' round trips/req | DB CPU µs/req |' if db else ''} req/s per round |",
-        f"|---|--:|--:|--:|--:|--:|---|---|--:|--:|{'--:|--:|' if db else ''}---|",
+        f"{' round trips/req | DB CPU µs/req |' if db else ''}{' retries % |' if retries else ''}"
+        " req/s per round |",
+        f"|---|--:|--:|--:|--:|--:|---|---|--:|--:|{'--:|--:|' if db else ''}{'--:|' if retries else ''}---|",
     ]
     body = []
     for f in rows:
@@ -238,15 +272,16 @@ def markdown(rows: Sequence[ScenarioFigures]) -> str:
             if db
             else ""
         )
+        retried = f" {_fmt(f.retries_percent, '.2f')} |" if retries else ""
         body.append(
             f"| {f.scenario.name} | {f.rps:.0f} | {f.p50_ms:.2f} | {f.p99_ms:.2f} | {_fmt(f.ratio, '.2f')} "
             f"| {_fmt(f.ratio_to_twin, '.2f')} | {_target(f.scenario, bool(f.twin))} | {f.verdict} | {cpu} "
-            f"| {statements} |{db_cpu} {per_round} |"
+            f"| {statements} |{db_cpu}{retried} {per_round} |"
         )
-    return "\n".join(head + body + twin_rows(rows))
+    return "\n".join(head + body + twin_rows(rows, retries))
 
 
-def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
+def twin_rows(rows: Sequence[ScenarioFigures], retries: bool = False) -> list[str]:
     """Under the table's rows, each twin's own (``<scenario>@twin``): its req/s, p50, p99, ratio to bare,
     CPU and statements a request, which the "vs twin" column sets livecore's against."""
     out = []
@@ -263,7 +298,7 @@ def twin_rows(rows: Sequence[ScenarioFigures]) -> list[str]:
         out.append(
             f"| {t.scenario.name} | {t.rps:.0f} | {t.p50_ms:.2f} | {t.p99_ms:.2f} | {_fmt(t.ratio, '.2f')} "
             f"| 1.00 | — | {'ERROR' if t.errored else '—'} | {_fmt(t.cpu_us_per_request, '.0f')} "
-            f"| {_fmt(t.statements_per_request, '.1f')} |{db} {per_round} |"
+            f"| {_fmt(t.statements_per_request, '.1f')} |{db}{' — |' if retries else ''} {per_round} |"
         )
     return out
 
@@ -279,13 +314,25 @@ def notes(rows: Sequence[ScenarioFigures]) -> list[str]:
         for i, r in enumerate(f.rounds)
         if r.server_cpu_share is not None and r.server_cpu_share < LOW_CPU_SHARE
     ]
-    if not idle:
-        return []
-    return [
-        f"Note: the server used under {LOW_CPU_SHARE:.0%} of a core in {len(idle)} slice(s) "
-        f"({', '.join(idle)}): it waited on other load on this machine, on I/O or on wrk; "
-        "read those figures with care."
+    out = []
+    if idle:
+        out.append(
+            f"Note: the server used under {LOW_CPU_SHARE:.0%} of a core in {len(idle)} slice(s) "
+            f"({', '.join(idle)}): it waited on other load on this machine, on I/O or on wrk; "
+            "read those figures with care."
+        )
+    proxy = [
+        r.proxy_cpu_s / (r.duration_us / 1e6)
+        for f in rows
+        for r in f.rounds
+        if r.proxy_cpu_s and r.duration_us
     ]
+    if proxy:
+        out.append(
+            f"Note: the latency proxy (--db-latency-ms, its own process, not in the server CPU column) used "
+            f"{statistics.median(proxy):.0%} of a core in the median slice, {max(proxy):.0%} at most."
+        )
+    return out
 
 
 def document(

@@ -55,6 +55,10 @@ class Scenario:
     entries: int | None = None
     # wrk's connections for this scenario (None: the run's): 1 measures a lone request's latency.
     connections: int | None = None
+    # Whether it runs spread over several games (--games): its setup runs in each game, making that
+    # game's share of its players and pools (ctx.share), and its requests take the games in turn. A
+    # scenario without it (a read of one board of a set size) refuses --games above 1.
+    many_games: bool = False
 
     @property
     def has_target(self) -> bool:
@@ -108,6 +112,7 @@ def register_player(ctx: BenchContext, external_id: str) -> str:
 register(
     Scenario(
         name=BASELINE,
+        many_games=True,
         path="/bench/baseline",
         description="Bare aiohttp handler returning ~200 bytes of JSON (no middleware): the yardstick.",
     )
@@ -116,6 +121,7 @@ register(
 register(
     Scenario(
         name="server_ping",
+        many_games=True,
         path="/server/v1/ping",
         headers=server_auth(),
         target_ratio=0.80,
@@ -126,6 +132,7 @@ register(
 register(
     Scenario(
         name="sdk_register",
+        many_games=True,
         method="POST",
         path=f"/sdk/v1/players/bench-{UNIQUE}/register",
         headers=unique_write(client_auth()),
@@ -158,6 +165,7 @@ def _replayed_grant(ctx: BenchContext) -> None:
 register(
     Scenario(
         name="server_grant",
+        many_games=True,
         method="POST",
         path="/server/v1/players/bench-grantee/grants",
         headers={**server_auth(), "Content-Type": "application/json"},
@@ -172,6 +180,7 @@ register(
 register(
     Scenario(
         name="server_grant_replay",
+        many_games=True,
         method="POST",
         path="/server/v1/players/bench-replay/grants",
         headers={**server_auth(), "Content-Type": "application/json"},
@@ -193,7 +202,7 @@ FRIENDS_EACH = 50
 def _heartbeaters(ctx: BenchContext) -> None:
     """Many players, each with a secret; the Lua below picks one at random per request."""
     pool = []
-    for i in range(HEARTBEATERS):
+    for i in range(ctx.share(HEARTBEATERS)):
         name = f"bench-hb-{i}"
         pool.append(f"{name}:{register_player(ctx, name)}")
     ctx.vars["pool"] = ",".join(pool)
@@ -214,7 +223,8 @@ end
 
 
 def _hub_with_friends(ctx: BenchContext) -> None:
-    """A player with 50 friends (who heartbeat once, so rows carry presence)."""
+    """A player with 50 friends (who heartbeat once, so rows carry presence); in each game, as this read's
+    answer is its measure."""
     hub = register_player(ctx, "bench-hub")
     ctx.vars["hub_secret"] = hub
     for i in range(FRIENDS_EACH):
@@ -245,6 +255,7 @@ def _hub_with_friends(ctx: BenchContext) -> None:
 register(
     Scenario(
         name="heartbeat",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/%s/presence",
         headers={**client_auth(), "Content-Type": "application/json"},
@@ -261,6 +272,7 @@ register(
 register(
     Scenario(
         name="list_friends",
+        many_games=True,
         path="/sdk/v1/players/bench-hub/friends",
         headers={**client_auth(), "X-Player-Secret": "${hub_secret}"},
         setup=_hub_with_friends,
@@ -345,7 +357,7 @@ def _players_var(players: Sequence[tuple[str, str]]) -> str:
 
 
 def _gifters(ctx: BenchContext) -> None:
-    gifters = _clique(ctx, "bench-gs", GIFTERS)
+    gifters = _clique(ctx, "bench-gs", ctx.share(GIFTERS, least=2))
     ctx.call_many(
         SetupCall(
             "POST",
@@ -361,14 +373,16 @@ def _gifters(ctx: BenchContext) -> None:
     ctx.vars["friend"] = gifters[1][0]
 
 
-def claim_pool_size(run_seconds: int) -> int:
-    return run_seconds * CLAIMS_PER_SECOND + CLAIM_SPARE
+def claim_pool_size(run_seconds: int, games: int = 1) -> int:
+    """The pending gifts of one game: its share of the run's claims, and the spare that slices leave."""
+    return -(-run_seconds * CLAIMS_PER_SECOND // games) + CLAIM_SPARE
 
 
 def _pending_gifts(ctx: BenchContext) -> None:
     """Pending gifts inside a clique of CLAIMERS (claim_pool_size of the run), plus one for the probe."""
-    claimers = _clique(ctx, "bench-gc", CLAIMERS)
-    pairs = [pair(k, CLAIMERS) for k in range(claim_pool_size(int(ctx.vars["run_seconds"])) + 1)]
+    n = ctx.share(CLAIMERS, least=2)
+    claimers = _clique(ctx, "bench-gc", n)
+    pairs = [pair(k, n) for k in range(claim_pool_size(int(ctx.vars["run_seconds"]), ctx.games) + 1)]
     sent = ctx.call_many(
         SetupCall(
             "POST",
@@ -483,6 +497,7 @@ CLAIM_GIFT_LUA = pooled_lua("claimers", "claims", "/friends/gifts/", "/claim")
 register(
     Scenario(
         name="send_gift",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/${gifter}/friends/gifts",
         headers={
@@ -509,6 +524,7 @@ register(
 register(
     Scenario(
         name="claim_gift",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/${probe_claimer}/friends/gifts/${probe_gift}/claim",
         headers={**unique_write(client_auth()), "X-Player-Secret": "${probe_secret}"},
@@ -556,7 +572,7 @@ def _racers(ctx: BenchContext, prefix: str, n: int) -> list[tuple[str, str, str]
 
 
 def _progress_writers(ctx: BenchContext) -> None:
-    racers = _racers(ctx, "bench-racer", RACERS)
+    racers = _racers(ctx, "bench-racer", ctx.share(RACERS))
     ctx.vars["racers"] = ",".join(":".join(r) for r in racers)
 
 
@@ -613,6 +629,7 @@ end
 register(
     Scenario(
         name="event_progress",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/bench-racer-0/events/bench-trial/attempts/x/progress",
         headers={**client_auth(), "Content-Type": "application/json"},
@@ -665,14 +682,15 @@ STARTS_PER_SECOND = 2_000
 LOBBY_EXHAUSTED = "lobby-pool-exhausted"
 
 
-def lobby_pool_size(run_seconds: int) -> int:
-    return run_seconds * STARTS_PER_SECOND
+def lobby_pool_size(run_seconds: int, games: int = 1) -> int:
+    return -(-run_seconds * STARTS_PER_SECOND // games)
 
 
 def _lobby_starters(ctx: BenchContext) -> None:
     """A pool of registered players who have not started (lobby_pool_size of the run), shuffled, and the
     probe's player, seated alone in its own region's lobby, which stays forming."""
-    names = [f"bench-lobby-{i}" for i in range(lobby_pool_size(int(ctx.vars["run_seconds"])) + 1)]
+    pool = lobby_pool_size(int(ctx.vars["run_seconds"]), ctx.games)
+    names = [f"bench-lobby-{i}" for i in range(pool + 1)]
     registered = ctx.call_many(
         SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
     )
@@ -705,6 +723,7 @@ end
 register(
     Scenario(
         name="event_lobby_start",
+        many_games=True,
         method="POST",
         path=f"/sdk/v1/players/${{probe_starter}}/events/{LOBBY_EVENT}/start",
         headers={**client_auth(), "X-Player-Secret": "${probe_secret}", "Content-Type": "application/json"},
@@ -740,13 +759,21 @@ def _big_board(ctx: BenchContext) -> None:
     ctx.vars["big"] = _SEEDED[ctx.base_url]
 
 
+SUBMITTERS = 1_000  # players the submissions go to, at random (first contact: no setup registers them)
+
+
+def _submitters(ctx: BenchContext) -> None:
+    ctx.vars["submitters"] = str(ctx.share(SUBMITTERS))
+
+
 SUBMIT_LUA = """
+local submitters = tonumber(vars.submitters)
 request = function()
    local key = unique_id()
    wrk.headers["Idempotency-Key"] = key  -- the body's key and the header's must agree
    local body = string.format(
       '{"externalPlayerId": "sub-%d", "score": %d, "idempotencyKey": "%s"}',
-      math.random(1, 1000), math.random(1, 1000000), key)
+      math.random(1, submitters), math.random(1, 1000000), key)
    return wrk.format("POST", wrk.path, nil, body)
 end
 """
@@ -764,12 +791,16 @@ end
 register(
     Scenario(
         name="leaderboard_submit",
+        many_games=True,
         method="POST",
         path="/server/v1/leaderboards/bench-weekly/scores",
         headers={**server_auth(), "Content-Type": "application/json"},
         lua=SUBMIT_LUA,
+        setup=_submitters,
         target_ratio=0.08,
-        description="Score submissions to a weekly board (sum) for 1,000 players at random (first contact).",
+        description=(
+            f"Score submissions to a weekly board (sum) for {SUBMITTERS:,} players at random (first contact)."
+        ),
     )
 )
 
@@ -811,19 +842,20 @@ OPENS_PER_SECOND = 1_500
 CRATE_EXHAUSTED = "crate-pool-exhausted"
 
 
-def crate_pool_size(run_seconds: int) -> int:
-    return run_seconds * OPENS_PER_SECOND + CLAIM_SPARE
+def crate_pool_size(run_seconds: int, games: int = 1) -> int:
+    return -(-run_seconds * OPENS_PER_SECOND // games) + CLAIM_SPARE
 
 
 def _crates(ctx: BenchContext) -> None:
     """CRATE_OPENERS players and crate_pool_size pending crate grants spread over them, plus one for the
     probe."""
-    names = [f"bench-crate-{i}" for i in range(CRATE_OPENERS)]
+    n = ctx.share(CRATE_OPENERS)
+    names = [f"bench-crate-{i}" for i in range(n)]
     registered = ctx.call_many(
         SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
     )
     openers = [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
-    owners = [k % CRATE_OPENERS for k in range(crate_pool_size(int(ctx.vars["run_seconds"])) + 1)]
+    owners = [k % n for k in range(crate_pool_size(int(ctx.vars["run_seconds"]), ctx.games) + 1)]
     sent = ctx.call_many(
         SetupCall(
             "POST",
@@ -851,6 +883,7 @@ OPEN_CRATE_LUA = pooled_lua("openers", "crates", "/crates/", "/open")
 register(
     Scenario(
         name="open_crate",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/${probe_opener}/crates/${probe_crate}/open",
         headers={**unique_write(client_auth()), "X-Player-Secret": "${probe_secret}"},
@@ -876,7 +909,8 @@ ENERGY_BALANCE = 1_000_000_000
 
 
 def _guild_donors(ctx: BenchContext) -> None:
-    names = [f"bench-guild-{i}" for i in range(GUILD_MEMBERS)]
+    askers = ctx.share(HELP_ASKERS)
+    names = [f"bench-guild-{i}" for i in range(ctx.share(GUILD_MEMBERS, least=askers + 1))]
     registered = ctx.call_many(
         SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
     )
@@ -907,9 +941,9 @@ def _guild_donors(ctx: BenchContext) -> None:
             json={"type": "currency", "resourceKey": "energy", "amount": 1_000_000_000_000},
             headers={"X-Player-Secret": s},
         )
-        for name, s in members[:HELP_ASKERS]
+        for name, s in members[:askers]
     )
-    donors = members[HELP_ASKERS:]
+    donors = members[askers:]
     ctx.call_many(
         SetupCall(
             "POST",
@@ -948,6 +982,7 @@ end
 register(
     Scenario(
         name="guild_donate",
+        many_games=True,
         method="POST",
         path="/sdk/v1/players/${donor}/guild/help-requests/${help_request}/donate",
         headers={

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
@@ -79,13 +80,61 @@ def manifest_vars(applied: Mapping[str, Any], game: str = "bench") -> dict[str, 
     return out
 
 
+@dataclass(frozen=True)
+class Counts:
+    """What the server processes counted so far (livecore_server/statement_tally.py), summed over them:
+    statements; on PostgreSQL the round trips waited for and the write transactions committed
+    (``writes``) and retried (``retries``, and ``retried`` by cause); None where not counted."""
+
+    statements: int
+    round_trips: int | None = None
+    writes: int | None = None
+    retries: int | None = None
+    retried: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, found: Mapping[str, Any]) -> Counts:
+        """The counts in one process's statement file (its JSON)."""
+
+        def known(name: str) -> int | None:
+            value = found.get(name)
+            return None if value is None else int(value)
+
+        retried = found.get("retried")
+        causes = {str(k): int(v) for k, v in retried.items()} if isinstance(retried, dict) else {}
+        return cls(int(found["statements"]), known("round_trips"), known("writes"), known("retries"), causes)
+
+    def __add__(self, other: Counts) -> Counts:
+        return self._combine(other, 1)
+
+    def __sub__(self, other: Counts) -> Counts:
+        return self._combine(other, -1)
+
+    def _combine(self, other: Counts, sign: int) -> Counts:
+        def both(a: int | None, b: int | None) -> int | None:
+            return None if a is None or b is None else a + sign * b
+
+        causes = {
+            k: self.retried.get(k, 0) + sign * other.retried.get(k, 0)
+            for k in {*self.retried, *other.retried}
+        }
+        return Counts(
+            self.statements + sign * other.statements,
+            both(self.round_trips, other.round_trips),
+            both(self.writes, other.writes),
+            both(self.retries, other.retries),
+            {k: v for k, v in sorted(causes.items()) if v},
+        )
+
+
 class ServerProcess:
     """``livecore-server serve`` on a free loopback port: one process, or ``processes`` of them on the same
     port (``--reuse-port``, SO_REUSEPORT; PostgreSQL only), the kernel spreading the connections across
     them. Always stopped on exit (SIGTERM, then kill after 10 s).
 
-    ``statement_file`` (SQLite, one process): the server counts its statements and writes the count there
-    when asked (:meth:`statements`; livecore_server/statement_tally.py)."""
+    ``statement_file``: the server counts its statements (and on PostgreSQL its round trips and retried
+    writes) and writes the count there when asked (:meth:`counts`; livecore_server/statement_tally.py);
+    with several processes each has its own file (:attr:`statement_files`) and the counts are summed."""
 
     def __init__(
         self,
@@ -99,14 +148,10 @@ class ServerProcess:
     ) -> None:
         if processes < 1:
             raise ValueError(f"processes must be at least 1, not {processes}")
-        if statement_file is not None and processes != 1:
-            raise ValueError("statements are counted on SQLite: one server process")
         self.db = str(db)
         self.log_path = log_path
         self.env = dict(env)
         self.statement_file = statement_file
-        if statement_file is not None:
-            self.env[STATEMENT_TALLY_ENV] = str(statement_file)
         self.count = processes
         self.extra_args = list(extra_args)
         self.port = free_port()
@@ -129,6 +174,22 @@ class ServerProcess:
         stem, suffix = self.log_path.stem, self.log_path.suffix
         return [self.log_path.with_name(f"{stem}-{i}{suffix}") for i in range(1, self.count + 1)]
 
+    @property
+    def statement_files(self) -> list[Path]:
+        """Each process's statement count, named as its log: ``statements.json`` for one process,
+        ``statements-1.json``, ``statements-2.json``, ... for several; none without ``statement_file``."""
+        if self.statement_file is None:
+            return []
+        if self.count == 1:
+            return [self.statement_file]
+        stem, suffix = self.statement_file.stem, self.statement_file.suffix
+        return [self.statement_file.with_name(f"{stem}-{i}{suffix}") for i in range(1, self.count + 1)]
+
+    def process_env(self, i: int) -> dict[str, str]:
+        """The environment of process ``i`` (from 0): its own statement file, if counted."""
+        files = self.statement_files
+        return self.env if not files else {**self.env, STATEMENT_TALLY_ENV: str(files[i])}
+
     def command(self) -> list[str]:
         command = [*server_command(), "serve", "--db", self.db, "--host", HOST, "--port", str(self.port)]
         command += self.extra_args
@@ -139,11 +200,17 @@ class ServerProcess:
     def __enter__(self) -> Self:
         command = self.command()
         try:
-            for path in self.log_paths:
+            for i, path in enumerate(self.log_paths):
                 log = path.open("wb")
                 self._logs.append(log)
                 self.processes.append(
-                    subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
+                    subprocess.Popen(
+                        command,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        env=self.process_env(i),
+                        preexec_fn=_ignore_sigusr1 if self.statement_files else None,
+                    )
                 )
             self.wait_ready()
         except BaseException:
@@ -213,34 +280,48 @@ class ServerProcess:
     def statements(self, timeout_s: float = 30.0) -> int | None:
         """Statements the server has run so far (None without ``statement_file``)."""
         counted = self.counts(timeout_s)
-        return None if counted is None else counted[0]
+        return None if counted is None else counted.statements
 
-    def counts(self, timeout_s: float = 30.0) -> tuple[int, int | None] | None:
-        """Statements the server has run so far and the round trips it waited for (PostgreSQL's; None
-        on SQLite), or None without ``statement_file``: asks with SIGUSR1 and waits until the file holds
-        a count written after the signal."""
-        if self.statement_file is None or not self.processes:
+    def counts(self, timeout_s: float = 30.0) -> Counts | None:
+        """What the server processes have counted so far, summed over them (:class:`Counts`), or None
+        without ``statement_file``: asks each with SIGUSR1 and waits until its file holds a count written
+        after the signal.
+
+        A process starts with SIGUSR1 ignored until its count answers it: with several processes, ready
+        means one of them answered health, and another may still be opening its services. So the signal
+        goes again every half second until the count comes."""
+        files = self.statement_files
+        if not files or not self.processes:
             return None
-        (process,) = self.processes
-        before = read_statement_file(self.statement_file)
-        seq = 0 if before is None else before[1]
-        process.send_signal(signal.SIGUSR1)
+        seqs = []
+        for process, path in zip(self.processes, files, strict=True):
+            before = read_statement_file(path)
+            seqs.append(0 if before is None else before[1])
+            process.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + timeout_s
-        while True:
-            found = read_statement_file(self.statement_file)
-            if found is not None and found[1] > seq:
-                return found[0], found[2]
-            if process.poll() is not None:
-                why = " (SIGUSR1 killed it: a livecore-server without the statement count?)"
-                why = why if process.returncode == -signal.SIGUSR1 else ""
-                raise ServerError(
-                    f"server pid {process.pid} exited {process.returncode}{why}:\n{self.log_tail()}"
-                )
-            if time.monotonic() > deadline:
-                raise ServerError(
-                    f"the server wrote no statement count to {self.statement_file} in {timeout_s} s"
-                )
-            time.sleep(0.002)
+        total: Counts | None = None
+        for process, path, seq in zip(self.processes, files, seqs, strict=True):
+            again = time.monotonic() + 0.5
+            while True:
+                found = read_statement_file(path)
+                if found is not None and found[1] > seq:
+                    total = found[0] if total is None else total + found[0]
+                    break
+                if process.poll() is not None:
+                    raise ServerError(
+                        f"server pid {process.pid} exited {process.returncode}:\n{self.log_tail()}"
+                    )
+                now = time.monotonic()
+                if now > deadline:
+                    raise ServerError(
+                        f"the server wrote no statement count to {path} in {timeout_s} s (a livecore-server"
+                        " without the statement count?)"
+                    )
+                if now > again:
+                    process.send_signal(signal.SIGUSR1)
+                    again = now + 0.5
+                time.sleep(0.002)
+        return total
 
     def alive(self) -> bool:
         """Every server process still runs."""
@@ -257,15 +338,19 @@ class ServerProcess:
         return "\n".join(tails)
 
 
-def read_statement_file(path: Path) -> tuple[int, int, int | None] | None:
-    """The statement count, its sequence number and the round trips (PostgreSQL's; None on SQLite) in
-    ``path`` (written whole, by rename), or None."""
+def _ignore_sigusr1() -> None:
+    """In a server process before it runs livecore-server: SIGUSR1 ignored (inherited through exec)
+    until the statement count installs its handler, so an early one is not fatal (:meth:`counts`)."""
+    signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+
+
+def read_statement_file(path: Path) -> tuple[Counts, int] | None:
+    """The counts in ``path`` (written whole, by rename) and their sequence number, or None."""
     try:
         found = json.loads(path.read_text())
     except FileNotFoundError:
         return None
-    trips = found.get("round_trips")
-    return int(found["statements"]), int(found["seq"]), None if trips is None else int(trips)
+    return Counts.of(found), int(found["seq"])
 
 
 def proc_stat(pid: int) -> tuple[str, list[str]] | None:

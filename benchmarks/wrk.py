@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.scenarios import UNIQUE
@@ -60,6 +60,13 @@ class WrkResult:
     # Round trips the server waited for during the run (PostgreSQL: livecore_server/storage/postgres_tally.py;
     # else None).
     round_trips: int | None = None
+    # Write transactions the server committed and retried (by cause) during the run (PostgreSQL's store,
+    # livecore_server/statement_tally.py; else None).
+    writes: int | None = None
+    retries: int | None = None
+    retried: Mapping[str, int] = field(default_factory=dict)
+    # CPU time the latency proxy used during the run (--db-latency-ms; else None).
+    proxy_cpu_s: float | None = None
 
     @property
     def rps(self) -> float:
@@ -103,6 +110,13 @@ class WrkResult:
         return self.round_trips / self.requests
 
     @property
+    def retries_per_write(self) -> float | None:
+        """Write transactions run again per write committed (None where not counted or none written)."""
+        if self.retries is None or not self.writes:
+            return None
+        return self.retries / self.writes
+
+    @property
     def error_count(self) -> int:
         return sum(self.errors.values())
 
@@ -128,6 +142,13 @@ class WrkResult:
             "statements_per_request": _round(self.statements_per_request, 3),
             "round_trips": self.round_trips,
             "round_trips_per_request": _round(self.round_trips_per_request, 3),
+            "writes": self.writes,
+            "retries": self.retries,
+            "retried": dict(self.retried),
+            "retries_percent": _round(
+                None if self.retries_per_write is None else 100 * self.retries_per_write, 3
+            ),
+            "proxy_cpu_s": self.proxy_cpu_s,
         }
 
 
@@ -178,17 +199,51 @@ def request_lua(request: Request) -> str:
     return "\n".join(lines)
 
 
+def lua_table(variables: Mapping[str, str]) -> str:
+    """A Lua table constructor of ``variables``, in name order."""
+    return "{" + ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in sorted(variables.items())) + "}"
+
+
 def build_script(request: Request, *, nonce: str, variables: Mapping[str, str], extra_lua: str | None) -> str:
-    vars_table = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in sorted(variables.items()))
     parts = [
         f"BENCH_NONCE = {lua_string(nonce)}",
-        f"vars = {{{vars_table}}}",
+        f"vars = {lua_table(variables)}",
         (LUA_DIR / "unique.lua").read_text(),
         "-- request",
         request_lua(request),
     ]
     if extra_lua:
         parts += ["-- scenario lua", extra_lua]
+    parts.append((LUA_DIR / "done.lua").read_text())
+    return "\n".join(parts) + "\n"
+
+
+def build_games_script(
+    games: Sequence[tuple[Request, Mapping[str, str]]], *, nonce: str, extra_lua: str | None
+) -> str:
+    """The script of a scenario over several games (``--games``): each game's request (with its
+    variables) and ``extra_lua`` run in a function of their own, and ``request()`` takes the games in turn
+    (``lua/games.lua``). One game: :func:`build_script`'s script, unchanged."""
+    if len(games) == 1:
+        ((request, variables),) = games
+        return build_script(request, nonce=nonce, variables=variables, extra_lua=extra_lua)
+    parts = [
+        f"BENCH_NONCE = {lua_string(nonce)}",
+        (LUA_DIR / "unique.lua").read_text(),
+        (LUA_DIR / "games.lua").read_text(),
+    ]
+    for request, variables in games:
+        body = [
+            f"local vars = {lua_table(variables)}",
+            "local wrk = game_wrk()",
+            "local request",
+            "-- request",
+            request_lua(request),
+        ]
+        if extra_lua:
+            body += ["-- scenario lua", extra_lua]
+        body.append("return request or static_request(wrk)")
+        parts += ["add_game(function()", *body, "end)"]
     parts.append((LUA_DIR / "done.lua").read_text())
     return "\n".join(parts) + "\n"
 

@@ -7,9 +7,12 @@ webhook dispatcher shares, and the WAL checkpointer's) with SQLite's trace callb
 process gets SIGUSR1 it writes the running count to ``<file>`` as ``{"statements": N, "seq": K}``, K
 counting the writes so that a reader can wait for a fresh one (a temporary file, then ``os.replace``: a
 reader never sees half of one). On PostgreSQL it counts the statements its connections send and the
-round trips its threads wait for (:mod:`livecore_server.storage.postgres_tally`), written as
-``{"statements": N, "round_trips": R, "seq": K}``. The benchmark harness reads it before and after each
-slice (benchmarks/README.md, "Reading the table"). Without the variable no callback or hook is installed
+round trips its threads wait for (:mod:`livecore_server.storage.postgres_tally`), and reads the store's
+count of write transactions committed and retried (``PostgresStore.write_counts``; 0s on a store without
+it), written as ``{"statements": N, "round_trips": R, "writes": W, "retries": T, "retried": {cause: n},
+"seq": K}``. Each server process writes its own file (the harness gives each its own path). The benchmark
+harness reads them before and after each slice and sums them over the processes (benchmarks/README.md,
+"Reading the table"). Without the variable no callback or hook is installed
 and nothing costs; with it, each statement costs about half a microsecond more.
 
 What counts is everything the server ran, the transactions' BEGIN, SAVEPOINT, RELEASE and COMMIT
@@ -32,7 +35,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlite import SqliteStore
@@ -84,7 +87,7 @@ class StatementTally:
 
         conn.set_trace_callback(traced)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[str, Any]:
         return {"statements": self.statements}
 
     def write(self) -> None:
@@ -96,18 +99,33 @@ class StatementTally:
 
 
 class RoundTripTally(StatementTally):
-    """A PostgreSQL server's statements and round trips, counted in psycopg (postgres_tally)."""
+    """A PostgreSQL server's statements and round trips, counted in psycopg (postgres_tally), and its
+    store's write transactions committed and retried."""
 
-    def __init__(self, path: str | Path, counted: Tally) -> None:
+    def __init__(self, path: str | Path, counted: Tally, store: ServerStore | None = None) -> None:
         super().__init__(path)
         self._counted = counted
+        self._store = store
 
     @property
     def statements(self) -> int:
         return self._counted.statements
 
-    def counts(self) -> dict[str, int]:
-        return {"statements": self._counted.statements, "round_trips": self._counted.round_trips}
+    def counts(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "statements": self._counted.statements,
+            "round_trips": self._counted.round_trips,
+        }
+        # Read by name: a store without the count (an older one) reports none committed or retried. The
+        # worker threads add to it meanwhile: dict() copies it in one step under the GIL.
+        written = getattr(self._store, "write_counts", None)
+        retried: dict[str, int] = (
+            {} if written is None else {str(k): int(v) for k, v in dict(written.retried).items()}
+        )
+        out["writes"] = 0 if written is None else int(written.committed)
+        out["retries"] = sum(retried.values())
+        out["retried"] = retried
+        return out
 
 
 def start(store: ServerStore, path: str | None) -> Callable[[], None]:
@@ -131,7 +149,7 @@ def start(store: ServerStore, path: str | None) -> Callable[[], None]:
             return lambda: None
         counted = Tally()
         uncount = install(counted)
-        tally = RoundTripTally(path, counted)
+        tally = RoundTripTally(path, counted, store)
 
     def write() -> None:
         try:
