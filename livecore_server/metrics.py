@@ -24,9 +24,30 @@ def render(services: Services) -> str:
             services.auth_throttle.locked_out(),
         ),
     )
-    return "".join(
-        f"# HELP {name} {text}\n# TYPE {name} gauge\n{name} {value}\n" for name, text, value in gauges
-    ) + _scheduled(services)
+    return (
+        "".join(
+            f"# HELP {name} {text}\n# TYPE {name} gauge\n{name} {value}\n" for name, text, value in gauges
+        )
+        + _scheduled(services)
+        + _writes(services)
+    )
+
+
+def _writes(services: Services) -> str:
+    """On PostgreSQL: the write transactions this process committed, and those it ran again because
+    they lost a race, by the error's class (docs/deployment.md#monitoring)."""
+    counts = getattr(services.store, "write_counts", None)
+    if counts is None:
+        return ""
+    name = "livecore_write_retries_total"
+    return (
+        "# HELP livecore_writes_total Write transactions this process committed.\n"
+        "# TYPE livecore_writes_total counter\n"
+        f"livecore_writes_total {counts.committed}\n"
+        f"# HELP {name} Write transactions this process ran again after losing a race, by cause.\n"
+        f"# TYPE {name} counter\n"
+        + "".join(f'{name}{{cause="{cause}"}} {n}\n' for cause, n in sorted(counts.retried.items()))
+    )
 
 
 def _scheduled(services: Services) -> str:

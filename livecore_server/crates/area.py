@@ -11,10 +11,11 @@ from livecore_server.area import ServerArea
 from livecore_server.crates.read_ahead import READ_AHEAD
 from livecore_server.crates.report import REPORT
 from livecore_server.http.endpoint import bind
+from livecore_server.storage.concurrency import Concurrency
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
-    bindings=(bind(SDK_OPEN_CRATE, open_crate, reads=open_crate_reads),),
+    bindings=(bind(SDK_OPEN_CRATE, open_crate, reads=open_crate_reads, concurrency=Concurrency.PLAYERS),),
     read_ahead=READ_AHEAD,
 )

@@ -11,13 +11,14 @@ from livecore_server.gifts import schema
 from livecore_server.gifts.read_ahead import READ_AHEAD
 from livecore_server.gifts.report import REPORT
 from livecore_server.http.endpoint import bind
+from livecore_server.storage.concurrency import Concurrency
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
     bindings=(
-        bind(api.GIFT_SEND, handlers.send, reads=handlers.send_reads),
-        bind(api.GIFT_CLAIM, handlers.claim, reads=handlers.claim_reads),
+        bind(api.GIFT_SEND, handlers.send, reads=handlers.send_reads, concurrency=Concurrency.PLAYERS),
+        bind(api.GIFT_CLAIM, handlers.claim, reads=handlers.claim_reads, concurrency=Concurrency.PLAYERS),
     ),
     schema=schema.SCHEMA,
     history=schema.HISTORY,

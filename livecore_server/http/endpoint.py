@@ -46,6 +46,7 @@ from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, Clie
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
+from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction, game_queue
 
@@ -101,6 +102,8 @@ class Binding:
     # it runs in a write transaction, though for everything else (bans, idempotency) it is a read.
     may_write: bool = False
     reads: DeclaredReads | None = None
+    # What else of its game the write waits for on PostgreSQL (docs/architecture.md, "Concurrency").
+    concurrency: Concurrency = Concurrency.QUEUED
 
 
 def path_player(call: AnyCall) -> Reads:
@@ -110,9 +113,16 @@ def path_player(call: AnyCall) -> Reads:
 
 
 def bind(
-    route: Route, handler: TxHandler, *, may_write: bool = False, reads: DeclaredReads | None = None
+    route: Route,
+    handler: TxHandler,
+    *,
+    may_write: bool = False,
+    reads: DeclaredReads | None = None,
+    concurrency: Concurrency = Concurrency.QUEUED,
 ) -> Binding:
-    return Binding(route, handler, may_write=may_write, reads=reads)
+    if concurrency is Concurrency.PLAYERS and reads is None:
+        raise ValueError(f"{route.name}: a write of its players declares them (reads=...)")
+    return Binding(route, handler, may_write=may_write, reads=reads, concurrency=concurrency)
 
 
 def bind_direct(route: Route, handler: DirectHandler) -> Binding:
@@ -347,13 +357,15 @@ def _execute(
 
 
 def _reads(binding: Binding, call: AnyCall, key: str | None) -> Callable[[ServerTransaction], Reads]:
-    """What a queued write will read, for its commit group to read ahead: the caller (player-scoped
-    routes authenticate it), the idempotency record of its key, and what its handler declares."""
+    """What a write will read, for the store to read ahead: the player its path names (player-scoped
+    routes authenticate it; a write of its players holds its lock whoever calls), the idempotency
+    record of its key, and what its handler declares."""
 
     def reads(tx: ServerTransaction) -> Reads:
         scope = call.scope
+        named = takes_player(call.route, call.headers) or "externalId" in call.params
         own = Reads(
-            players=((scope.game_id, call.external_id),) if takes_player(call.route, call.headers) else (),
+            players=((scope.game_id, call.external_id),) if named else (),
             idempotency=((_idempotency_scope(call), key),) if key is not None else (),
         )
         return own if binding.reads is None else own + binding.reads(call, tx)
@@ -362,9 +374,9 @@ def _reads(binding: Binding, call: AnyCall, key: str | None) -> Callable[[Server
 
 
 def write_queue(call: AnyCall) -> str | None:
-    """A game's writes queue up one at a time (docs/deployment.md): on PostgreSQL, concurrent writes of
-    one game would otherwise mostly conflict under SERIALIZABLE and run again. Reads that may write
-    (rarely) do not queue: they are retried if they lose a race."""
+    """The game whose lock a write takes (docs/architecture.md, "Concurrency"): a concurrent write
+    shares it, any other holds it alone. Reads that may write (rarely) take none: they are retried if
+    they lose a race."""
     if not call.route.is_write or not call.scope.game_id:
         return None
     return game_queue(call.scope.game_id)
@@ -439,7 +451,8 @@ def make_handler(
             lambda tx: _execute(tx, binding, call, key, fp),
             write=route.is_write or binding.may_write,
             queue=queue,
-            reads=None if queue is None else _reads(binding, call, key),
+            reads=_reads(binding, call, key),
+            concurrency=binding.concurrency,
         )
         return json_response(outcome.body, outcome.status, _REPLAY_HEADERS if outcome.replayed else None)
 

@@ -13,6 +13,7 @@ from livecore.players.commands import register
 from livecore_server.admin import audit
 from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind, path_player
+from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.server_store import ServerTransaction
 
 
@@ -73,5 +74,5 @@ def register_player(
 
 
 BINDINGS: list[Binding] = [
-    bind(api.REGISTER, register_player, reads=register_reads),
+    bind(api.REGISTER, register_player, reads=register_reads, concurrency=Concurrency.PLAYERS),
 ]

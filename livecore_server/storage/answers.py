@@ -1,4 +1,4 @@
-"""Answering the loop's requests from a worker thread (the PostgreSQL store's groups and look-ups)."""
+"""Answering the loop's requests from a worker thread (the PostgreSQL store's look-ups)."""
 
 from __future__ import annotations
 

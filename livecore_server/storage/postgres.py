@@ -3,16 +3,17 @@ several server processes on one database (docs/deployment.md).
 
 Concurrency model: the commands are synchronous functions over the port, so each transaction holds one
 synchronous psycopg 3 connection from start to end, on a worker thread (the event loop goes on serving
-other requests meanwhile). Write transactions run
-at SERIALIZABLE isolation: two transactions that would interleave into a result no serial order gives
-(two sends racing past a daily limit, two debits of one balance) make one of them fail with a
+other requests meanwhile). A game's writes hold its lock, alone or shared with the writes of other
+players (:meth:`PostgresStore.run_async`), and run at READ COMMITTED: two sends racing past a daily
+limit, or two debits of one balance, wait for each other's lock instead. Writes outside a game run at
+SERIALIZABLE: two that would interleave into a result no serial order gives make one of them fail with a
 serialization error instead, which :meth:`PostgresStore.run` retries.
 
 Rows have the SQLite store's layout (timestamps in BIGINT milliseconds, JSON read back as its text), so
 the row <-> record conversions are :mod:`livecore_server.storage.rows`' own. The statements are the SQL
 ports' (:mod:`livecore_server.storage.sql`), shared with SQLite (with the same ordering rules);
 ``Postgres...`` port subclasses hold the few where the dialects differ, and answer reads from a commit
-group's reads ahead.
+write's reads ahead.
 
 What several processes share lives here: idempotency records, the outbox and deliveries (claimed with
 ``FOR UPDATE SKIP LOCKED``, :mod:`~livecore_server.storage.sql.webhooks`), rate-limit buckets
@@ -33,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import attrs
 import orjson
 import psycopg
 from psycopg import Pipeline, errors, sql
@@ -45,7 +47,7 @@ from livecore.areas import remembered, remembered_on
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
-from livecore_server.storage.postgres_groups import QueueGroups
+from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.postgres_transaction import (
@@ -87,9 +89,24 @@ def trigram_indexes(declared: Schema) -> dict[str, str]:
     }
 
 
-# A queue of writes (PostgresStore.transaction) is a session advisory lock on the hash of its name.
+# A game's writes and the locks they take (docs/architecture.md, "Concurrency"). A write that declares
+# the players it acts on shares the game's lock and holds each of its players' for its transaction; any
+# other write of the game holds the game's lock alone, so it waits for the declared ones and they for it.
+# Each lock is an advisory lock on the hash of its name: the game's exclusive one a session lock taken
+# before BEGIN (given back in the COMMIT's round trip), the others transaction locks taken by the first
+# statements. All of them run at READ COMMITTED, each statement reading what is committed when it starts.
 LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
 UNLOCK_QUEUE = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+SHARE_QUEUE = "SELECT pg_advisory_xact_lock_shared(hashtextextended(?, 0))"
+LOCK_ROW = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+HOLD_QUEUE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+
+
+def player_lock(game_id: str, external_id: str) -> str:
+    """The name of a player's lock: what its writes change of it (balance, gifts sent, grants) waits for
+    the previous holder's commit."""
+    return f"player:{game_id}:{external_id}"
+
 
 # A transaction that lost a serialization race (or a deadlock) can be run again from the start. So can
 # one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
@@ -105,6 +122,15 @@ RETRYABLE = (
     errors.UniqueViolation,
     errors.OutOfMemory,
 )
+
+
+@attrs.define
+class WriteCounts:
+    """This process's write transactions: those committed, and the runs again of one that lost a race
+    (by the error's class: SerializationFailure, DeadlockDetected, UniqueViolation, OutOfMemory)."""
+
+    committed: int = 0
+    retried: collections.Counter[str] = attrs.Factory(collections.Counter)
 
 
 class _JsonText(Loader):
@@ -248,7 +274,7 @@ class PostgresStore:
             open=True,
         )
         self.executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
-        self._groups = QueueGroups(self, RETRYABLE)
+        self.write_counts = WriteCounts()
         self._lookups = Lookups(self)
 
     @property
@@ -418,12 +444,13 @@ class PostgresStore:
     ) -> Iterator[PostgresTransaction]:
         """One unit of work on one connection: BEGIN ... COMMIT, or ROLLBACK when the block raises.
 
-        Writes are SERIALIZABLE (a serialization failure surfaces from a statement or from the COMMIT),
-        unless ``row_locked``: work that locks every row it changes itself (``FOR UPDATE``, the webhook
-        dispatcher) runs at READ COMMITTED and never fails that way. Reads are one consistent READ ONLY
-        snapshot. ``queue`` names a queue of writes that run one at a time across every process (a
-        session advisory lock taken before BEGIN, so the transaction's snapshot comes after the previous
-        one's commit): writes that would conflict wait in line instead of failing and running again.
+        Writes run at READ COMMITTED when they hold the locks of what they change: ``row_locked`` work
+        locks every row it changes itself (``FOR UPDATE``, the webhook dispatcher), and ``queue`` names a
+        game whose lock the write holds alone (a session advisory lock taken before BEGIN) while every
+        other write of the game holds it too, shared or alone; each statement then reads what is
+        committed when it starts, and no write changes the game's rows meanwhile. Other writes (outside a
+        game: the CLI, housekeeping) are SERIALIZABLE (a serialization failure surfaces from a statement
+        or from the COMMIT). Reads are one consistent READ ONLY snapshot.
         Write transactions run in pipeline mode (:meth:`_pipelined`): their BEGIN, their unread writes,
         their COMMIT and the queue's unlock take no round trip of their own."""
         if self._closed:
@@ -436,7 +463,7 @@ class PostgresStore:
         try:
             if not write:
                 begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-            elif row_locked:
+            elif row_locked or queue is not None:
                 begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
             else:
                 begin = "BEGIN ISOLATION LEVEL SERIALIZABLE"
@@ -494,6 +521,12 @@ class PostgresStore:
             # then answers the COMMIT of the failed transaction with ROLLBACK. Say so.
             if commit.statusmessage == "ROLLBACK":
                 raise RuntimeError("a statement of the transaction failed; it was rolled back")
+        except psycopg.Error:
+            # The pipeline skipped what followed the failure, Parse messages included, while psycopg may
+            # count those statements as prepared on this connection: it is not used again (the pool
+            # replaces it). Rare: a deadlock, a unique key taken by a concurrent write, a lost server.
+            conn.close()
+            raise
         finally:
             # The block raised while writes were still on their way (they ran, then the ROLLBACK queued
             # behind them), or one of them failed and the pipeline skipped what followed it: whatever
@@ -520,16 +553,40 @@ class PostgresStore:
             raise RuntimeError("a statement of the transaction failed; it was rolled back")
 
     def _attempt(
-        self, fn: Callable[[PostgresTransaction], T], write: bool, queue: str | None, row_locked: bool
+        self,
+        fn: Callable[[PostgresTransaction], T],
+        write: bool,
+        queue: str | None,
+        row_locked: bool,
+        reads: Callable[[PostgresTransaction], Reads] | None = None,
+        concurrency: Concurrency = Concurrency.QUEUED,
     ) -> tuple[T, bool]:
-        """Run ``fn`` in a transaction, again (from the start) when it loses a serialization race; returns
-        its result and whether it emitted events."""
+        """Run ``fn`` in a transaction, again (from the start) when it loses a race; returns its result
+        and whether it emitted events. ``reads``: what ``fn`` will read, read ahead in one round trip;
+        ``concurrency``: what else of ``queue`` it waits for (:meth:`run_async`)."""
+        concurrent = concurrency is not Concurrency.QUEUED and write and queue is not None
         for attempt in range(self.attempts):
             try:
-                with self.transaction(write=write, queue=queue, row_locked=row_locked) as tx:
-                    result = fn(tx)
+                if concurrent:
+                    assert queue is not None
+                    with self.transaction(row_locked=True) as tx:
+                        declared = None if reads is None else _declared(reads, tx)
+                        _lock(tx, queue, declared, concurrency)
+                        if declared is not None:
+                            tx.prefetch(declared)
+                        result = fn(tx)
+                else:
+                    with self.transaction(write=write, queue=queue, row_locked=row_locked) as tx:
+                        declared = None if reads is None else _declared(reads, tx)
+                        if declared is not None:
+                            tx.prefetch(declared)
+                        result = fn(tx)
+                if write:
+                    self.write_counts.committed += 1
                 return result, tx.emitted
-            except RETRYABLE:
+            except RETRYABLE as exc:
+                if write:
+                    self.write_counts.retried[type(exc).__name__] += 1
                 if attempt == self.attempts - 1:
                     raise
                 # Jittered backoff, so two losers of the same race do not meet again.
@@ -558,11 +615,13 @@ class PostgresStore:
         queue: str | None = None,
         row_locked: bool = False,
         reads: Callable[[PostgresTransaction], Reads] | None = None,
+        concurrency: Concurrency = Concurrency.QUEUED,
     ) -> T:
-        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. Writes
-        of one queue that wait in this process run together, each in a savepoint of one transaction
-        (:mod:`~livecore_server.storage.postgres_groups`), after the group read ahead what their
-        ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`)."""
+        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. A write
+        reads ahead what its ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`).
+        Writes of one ``queue`` (a game's) wait for each other as their ``concurrency`` says: a queued
+        one holds the game's lock alone; the others run beside each other, sharing it, each holding the
+        locks of the players its ``reads`` declare (``PLAYERS``) or none (``SHARED``)."""
         changed: list[str] = []  # the tokens of the configuration changes fn's run that committed made
 
         def run(tx: PostgresTransaction) -> T:
@@ -572,15 +631,19 @@ class PostgresStore:
             changed.extend(tx.config_tokens[at:])
             return result
 
-        if write and queue is not None and not row_locked:
-            if self._closed:
-                raise RuntimeError("the store is closed")
-            result, emitted = await self._groups.run(run, queue, reads)
-        else:
-            loop = asyncio.get_running_loop()
-            result, emitted = await loop.run_in_executor(
-                self.executor, self._attempt, run, write, queue, row_locked
-            )
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        loop = asyncio.get_running_loop()
+        result, emitted = await loop.run_in_executor(
+            self.executor,
+            self._attempt,
+            run,
+            write,
+            queue,
+            row_locked,
+            reads if write and not row_locked else None,
+            concurrency,
+        )
         if emitted:
             self._events_committed()
         if changed:
@@ -649,6 +712,34 @@ class PostgresStore:
                 (game.id, studio_id or game.studio_id, game.key, game.name, settings, now, now, *ever),
             )
         self.games.pop(game.id, None)
+
+
+def _declared(reads: Callable[[PostgresTransaction], Reads], tx: PostgresTransaction) -> Reads | None:
+    """What a write declared it will read; None when the declaration failed (a bug of its route's: the
+    write then reads as it runs, and holds its game's lock alone)."""
+    try:
+        return reads(tx)
+    except psycopg.Error:
+        raise
+    except Exception:
+        log.exception("declaring the reads of a write failed; it reads as it runs")
+        return None
+
+
+def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> None:
+    """A concurrent write's locks, before it reads anything it decides on: its game's shared and each of
+    its players', in one order for every write (so two of them never wait for each other in a circle),
+    sent with the reads ahead that follow. A write of players whose declaration failed holds the game's
+    lock alone."""
+    if concurrency is Concurrency.PLAYERS and declared is None:
+        tx.send(HOLD_QUEUE, (queue,))
+        return
+    tx.send(SHARE_QUEUE, (queue,))
+    if concurrency is not Concurrency.PLAYERS or declared is None:
+        return
+    players = {*declared.players, *(player for read in declared.areas for player in read.players)}
+    for name in sorted(player_lock(game_id, external_id) for game_id, external_id in players):
+        tx.send(LOCK_ROW, (name,))
 
 
 def _end_implicit_transaction(pipeline: Pipeline) -> None:

@@ -2,8 +2,9 @@
 (docs/architecture.md, "Inserts sent together").
 
 A gift send inserts its gift, its grant, two or three outbox events, its idempotency record, and for a
-gift that costs the sender a ledger entry and a balance: a commit group of four sends made some thirty
-statements, and each cost psycopg about as much client work as PostgreSQL's for running it. Nobody reads
+gift that costs the sender a ledger entry and a balance: some seven statements a send (some thirty for
+the commit groups of four sends there were once), and each cost psycopg about as much client work as
+PostgreSQL's for running it. Nobody reads
 the answer of an insert, so the transaction holds them back (``PostgresTransaction.insert``) until a
 statement whose answer it reads, or the COMMIT, and :func:`together` turns them into one ``INSERT ...
 VALUES (...), (...)`` per table. Each insert is declared by its parts (:class:`~.sqlport.Insert`: table,

@@ -1,11 +1,10 @@
-"""Reads a commit group makes ahead of its writes, on PostgreSQL (docs/architecture.md, "Reads ahead of
-a group"; what stays exact and how: :mod:`.read_ahead`).
+"""Reads a write makes ahead of its command, on PostgreSQL (docs/architecture.md, "Reads ahead of a
+write"; what stays exact and how: :mod:`.read_ahead`).
 
-The writes of one game's queue run one after another in one transaction (:mod:`.postgres_groups`), so
-every read they make is a round trip inside the queue, where nothing else of that game can run: a gift
-send read the sender, its idempotency record, the recipient, the gift key, the friendship, the sender's
-recent gifts and the balance, one round trip each. Instead the group reads what each of its writes
-declares for all of them in one round trip of set-based statements before the first write runs: the
+Every read a write makes is a round trip in which it holds its locks: a gift send read the sender, its
+idempotency record, the recipient, the gift key, the friendship, the sender's recent gifts and the
+balance, one round trip each. Instead the write reads what it declares in one round trip of set-based
+statements, with its locks, before its command runs: the
 players and idempotency records here, what the areas' commands declare with the statements each area
 reads them by (:class:`~.read_ahead.ReadAhead`), written with :func:`key_read`, :func:`one` and
 :func:`maybe`.
@@ -55,7 +54,7 @@ def key_read(columns: str, sql: str) -> KeyRead:
 # which PostgreSQL runs once per key as an index look-up. Joined plainly, the plan depends on the
 # statistics of when the server prepared the statement: on a new database, tables that were nearly empty
 # got a hash join over a sequential scan of every player (or idempotency record), cached for the life of
-# the connection and growing with the table (docs/architecture.md, "Reads ahead of a group"); a
+# the connection and growing with the table (docs/architecture.md, "Reads ahead of a write"); a
 # subquery with LIMIT is never flattened into such a join.
 def one(alias: str, columns: str, table: str, where: str) -> str:
     """Join the row of ``table`` that ``where`` names (there is one)."""

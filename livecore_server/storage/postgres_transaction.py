@@ -4,7 +4,6 @@ of what a transaction changes, once it commits (the channels below, heard by ``P
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import secrets
 import sys
@@ -69,7 +68,7 @@ class Shared(Protocol):
 
     @property
     def read_ahead(self) -> Callable[[PostgresTransaction, Reads], Prefetched]:
-        """Reads what a group of writes declares, ahead of them (postgres_prefetch)."""
+        """Reads what a write declares, ahead of it (postgres_prefetch)."""
         ...
 
 
@@ -111,12 +110,8 @@ class PostgresTransaction(SqlTransaction, Served):
         self._writer: psycopg.RawCursor[Any] | None = None  # _send's
         self._readers: list[psycopg.RawCursor[Any]] = []  # execute_together's, reused (as _writer)
         # Inserts held back until a statement whose answer is read, or the COMMIT (postgres_batches);
-        # None: every statement goes out as it comes (not pipelined, or a group running carefully).
+        # None: every statement goes out as it comes (not pipelined).
         self._held: list[tuple[Insert, Sequence[Any]]] | None = [] if pipeline is not None else None
-        # Where the running write of a group began in _held, while its SAVEPOINT has not gone out: it
-        # goes out only if the write sends a statement, so a write whose statements are all held back
-        # costs no savepoint, and one that fails just drops what it held.
-        self._unit_at: int | None = None
         open_ports(self, store.tx_ports)
 
     def hold_writes(self, hold: bool) -> None:
@@ -125,20 +120,12 @@ class PostgresTransaction(SqlTransaction, Served):
         self._held = [] if hold and self._pipeline is not None else None
 
     def send_held(self) -> None:
-        """Send what is held back (and the running write's SAVEPOINT before its part of it), without
-        waiting for the answers."""
+        """Send what is held back, without waiting for the answers."""
         held = self._held
-        if not held and self._unit_at is None:
+        if not held:
             return
-        assert held is not None
-        at = len(held) if self._unit_at is None else self._unit_at
-        for statement, params in together(held[:at]):
+        for statement, params in together(held):
             self._send(statement, params)
-        if self._unit_at is not None:
-            self._unit_at = None
-            self._send("SAVEPOINT unit")
-            for statement, params in together(held[at:]):
-                self._send(statement, params)
         held.clear()
 
     def read(self, statement: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
@@ -170,9 +157,14 @@ class PostgresTransaction(SqlTransaction, Served):
             self.send_held()
             self._send(insert.sql, params)
 
+    def send(self, statement: str, params: Sequence[Any] = ()) -> None:
+        """A statement that changes no table and whose answer nobody reads (a lock), out with the next
+        one that is waited for."""
+        self.send_held()
+        self._send(statement, params)
+
     def notify(self, channel: str, payload: str) -> None:
-        """``NOTIFY``, delivered when the transaction commits (never if it rolls back, nor when the
-        savepoint it was sent in is rolled back)."""
+        """``NOTIFY``, delivered when the transaction commits (never if it rolls back)."""
         self.send_held()
         self._send("SELECT pg_notify(?, ?)", (channel, payload))
 
@@ -221,50 +213,6 @@ class PostgresTransaction(SqlTransaction, Served):
                 cur.executemany(_numbered(statement), rows)
                 if self._pipeline is not None:
                     self._pipeline.sync()  # before the cursor closes
-
-    # --- A write of a commit group (postgres_groups) -------------------------------------------
-    def savepoint(self) -> None:
-        if self._held is not None:
-            self._unit_at = len(self._held)  # sent with the first statement that goes out (send_held)
-        else:
-            self._send("SAVEPOINT unit")
-
-    def release_savepoint(self, *, wait: bool = True) -> None:
-        """Release it; with ``wait``, wait for the answers of everything sent since (errors are raised
-        here). Without, they come with the next statement that waits, or the COMMIT."""
-        assert self._pipeline is not None  # groups are write transactions, which are pipelined
-        if self._unit_at is not None:
-            self._unit_at = None  # nothing of the write went out: its held inserts just stay held
-        else:
-            # What the write still holds goes out later, outside the savepoint: it is kept either way.
-            self._send("RELEASE SAVEPOINT unit")
-        if wait:
-            self.send_held()
-            self._pipeline.sync()
-
-    def rollback_to_savepoint(self, *, wait: bool = True) -> None:
-        """Undo everything since the savepoint, a failed statement included, and carry on. Without
-        ``wait``, nothing sent before is waited for: should any of it have failed, PostgreSQL skips the
-        rollback too and the transaction fails where the next answer is read."""
-        assert self._pipeline is not None
-        if self._unit_at is not None:
-            # Nothing of the write went out: dropping what it held undoes it.
-            assert self._held is not None
-            del self._held[self._unit_at :]
-            self._unit_at = None
-            return
-        if self._held:
-            self._held.clear()  # held since its SAVEPOINT went out (send_held): the write's own
-        if wait:
-            # First the answers still on their way: after a failed statement, those of what was sent
-            # behind it (PipelineAborted), or the errors of writes of a write that raised for its own
-            # reasons. The write has failed already; they change nothing.
-            with contextlib.suppress(psycopg.Error):
-                self._pipeline.sync()
-        self._send("ROLLBACK TO SAVEPOINT unit")
-        self._send("RELEASE SAVEPOINT unit")
-        if wait:
-            self._pipeline.sync()
 
     def prefetch(self, reads: Reads) -> None:
         """Read what ``reads`` names now; the ports' reads answer from it while it is exact."""

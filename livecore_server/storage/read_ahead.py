@@ -1,9 +1,9 @@
 """What a write reads ahead of running, and how it stays exact (docs/architecture.md, "Reads ahead of a
-group").
+write").
 
 A write declares what it will read (:class:`livecore.commands.reads.Reads`, from the request alone); its
 store reads all of it before the write runs, in as few statements as its database allows: PostgreSQL for
-a whole commit group in one round trip (:mod:`.postgres_prefetch`), SQLite for each write in one or two
+a write in one round trip with its locks (:mod:`.postgres_prefetch`), SQLite for each write in one or two
 statements that join what separate port reads would read one by one (:mod:`.sqlite_prefetch`). Every
 write's caller, the other players it names and its idempotency record are read here; what an area's
 command declares beyond them (``Reads.areas``) its area reads, as its server side declares
@@ -44,7 +44,7 @@ SHARED_TABLES = frozenset({"players", "idempotency"})
 
 @attrs.define
 class Prefetched:
-    """The rows a write or group read ahead: the players and idempotency records, and what each area's
+    """The rows a write read ahead: the players and idempotency records, and what each area's
     read ahead found, by kind (:meth:`of`), each by the arguments of the port method that reads it."""
 
     players: dict[PlayerKey, Player | None] = attrs.Factory(dict)
@@ -113,7 +113,7 @@ class ReadAhead:
     classes), the tables it reads (a statement changing one forgets what was read ahead, unless it
     forgets exactly what it changes), the kinds of rows it keys by players' external ids (forgotten with
     any player row written), and how each dialect reads them, after the players and idempotency records
-    are read: SQLite for each write, PostgreSQL for a group, in the one round trip of its reads ahead."""
+    are read: SQLite and PostgreSQL for each write, PostgreSQL in the one round trip of its reads ahead."""
 
     reads: tuple[type, ...]
     tables: frozenset[str]

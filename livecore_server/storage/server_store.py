@@ -16,6 +16,7 @@ from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.config import is_postgres
 from livecore_server.storage.area_storage import AreaStorage
+from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.server_transaction import ServerTransaction as ServerTransaction
 from livecore_server.storage.sqlport import BoardListener
 
@@ -94,11 +95,13 @@ class ServerStore(Protocol):
         queue: str | None = None,
         row_locked: bool = False,
         reads: Callable[[ServerTransaction], Reads] | None = None,
+        concurrency: Concurrency = Concurrency.QUEUED,
     ) -> T:
         """Run ``fn`` in one transaction for a request: its writes and events commit together before
-        this returns. Writes with the same ``queue`` (a game's) run one at a time across processes;
-        ``row_locked`` work locks the rows it changes itself (the webhook dispatcher). ``reads``
-        declares what a queued ``fn`` will read, for a store that reads ahead (PostgreSQL)."""
+        this returns. Writes with the same ``queue`` (a game's) wait for each other across processes as
+        their ``concurrency`` says; ``row_locked`` work locks the rows it changes itself (the webhook
+        dispatcher). ``reads`` declares what ``fn`` will read, for a store that
+        reads ahead (PostgreSQL)."""
         ...
 
     async def read(self, fn: Callable[[ServerTransaction], T]) -> T:
@@ -111,7 +114,7 @@ class ServerStore(Protocol):
 
 
 def game_queue(game_id: str) -> str:
-    """The write queue of a game's writes (``run_async(queue=...)``, docs/deployment.md)."""
+    """The lock of a game's writes (``run_async(queue=...)``, docs/architecture.md, "Concurrency")."""
     return f"game:{game_id}"
 
 

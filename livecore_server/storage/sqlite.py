@@ -27,6 +27,7 @@ from livecore.commands.reads import Reads
 from livecore.errors import STORAGE_UNAVAILABLE, LivecoreError
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
+from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.history import Migration
 from livecore_server.storage.read_ahead import ReadAheads
 from livecore_server.storage.schema import SQLITE
@@ -330,6 +331,7 @@ class SqliteStore:
         queue: str | None = None,
         row_locked: bool = False,
         reads: Callable[[SqliteTransaction], Reads] | None = None,
+        concurrency: Concurrency = Concurrency.QUEUED,  # SQLite runs one write at a time whatever it is
     ) -> T:
         if not write:
             await self.settled()

@@ -3,7 +3,7 @@
 Each port of :mod:`livecore.store` (and each server-only port) has one SQL implementation in its owner's
 package (``livecore_server/<area>/sql.py``, or :mod:`livecore_server.storage.sql` for the ports no area
 owns), written once in SQLite's dialect with ``?`` placeholders; PostgreSQL subclasses a port only where
-its dialect differs or where it answers reads from a commit group's reads ahead. Ports run their
+its dialect differs or where it answers reads from a write's reads ahead. Ports run their
 statements through their transaction (:class:`SqlTransaction`): on SQLite through the connection's own
 methods (nothing to translate on the hot path), on PostgreSQL numbered, pipelined and held back as
 :mod:`~livecore_server.storage.postgres` describes. The few SQL fragments where the dialects differ are
@@ -117,7 +117,7 @@ class SqlTransaction:
     # The kinds of webhook events each game's endpoints subscribe to, by environment (the store's cache).
     subscription_cache: dict[str, tuple[float, dict[str, frozenset[str]]]]
     # How a port runs its statements (``?`` placeholders). Each says what it may change, so that
-    # PostgreSQL knows what a commit group read ahead stays exact (postgres_prefetch) without reading
+    # PostgreSQL knows what a write read ahead stays exact (postgres_prefetch) without reading
     # SQL text:
     # - ``read``: a SELECT; its cursor.
     read: Callable[[str, Sequence[Any]], Cursor]
@@ -128,7 +128,7 @@ class SqlTransaction:
 
     # The tables the store's reads ahead read (its ReadAheads.tables).
     read_ahead_tables: frozenset[str]
-    # What was read ahead for the running write (or commit group), while it is still exact
+    # What was read ahead for the running write (or SQLite's commit group), while it is still exact
     # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
     prefetched: Prefetched | None = None
     _exact_write: bool = False

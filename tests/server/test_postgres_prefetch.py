@@ -4,17 +4,13 @@ write of the group has changed it."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
-import threading
-from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import attrs
-import psycopg
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -49,7 +45,7 @@ from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
 from livecore_server.players.sql import SqlPlayers
-from livecore_server.storage import postgres_groups, postgres_prefetch
+from livecore_server.storage import postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.postgres_transaction import PostgresTransaction, _numbered
 from livecore_server.storage.read_ahead import Prefetched
@@ -57,8 +53,6 @@ from livecore_server.storage.sql.idempotency import SqlIdempotency
 from tests.budget import examples
 from tests.kept import keep_every_event_in
 from tests.postgres_support import drop_store, new_store, require_postgres, scratch_store
-from tests.server.gift_support import Game as GiftGame
-from tests.waiting import until
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -149,142 +143,6 @@ def test_a_gift_forgets_its_senders_statistics_and_keys_only() -> None:
 def backend() -> str:
     return "postgres"
 
-
-@attrs.frozen
-class _Group:
-    answers: list[tuple[int, Any, Any]]
-    syncs: int  # how many times the group's writer waited for PostgreSQL
-    sent: Counter[str]  # the statements it sent without waiting, by their first words
-
-
-async def _in_one_group(game: GiftGame, sends: list[Any]) -> _Group:
-    """Run ``sends`` (awaitables of requests) so that they wait for the game's queue together, behind a
-    write that holds it."""
-    store = game.world.services.store
-    started, release = threading.Event(), threading.Event()
-    syncs: Counter[int] = Counter()
-    sent: Counter[str] = Counter()
-    sync = psycopg.Pipeline.sync
-    send_out = PostgresTransaction._send
-
-    in_group = threading.local()  # counted while a group is written (not the dispatcher's passes)
-    write_group = postgres_groups.QueueGroups._write_group
-
-    def measured(self: postgres_groups.QueueGroups, queue: str, group: Any) -> None:
-        in_group.on = True
-        try:
-            write_group(self, queue, group)
-        finally:
-            in_group.on = False
-
-    def counted(self: psycopg.Pipeline) -> None:
-        if getattr(in_group, "on", False):
-            syncs[threading.get_ident()] += 1
-        sync(self)
-
-    def counted_send(self: PostgresTransaction, statement: str, params: Any = ()) -> None:
-        if getattr(in_group, "on", False):
-            sent[" ".join(statement.split()[:3])] += 1
-        send_out(self, statement, params)
-
-    def holder(tx: Any) -> None:
-        started.set()
-        release.wait(10)
-        # The game's settings and webhook subscriptions are cached for the next group (GAME_CACHE_TTL).
-        tx.games.get(game.id)
-        tx.webhooks.subscribes(game.id, Environment.TEST, "gift.sent")
-        # From here: the group after this one (its COMMIT ends the pipeline, uncounted).
-        syncs.clear()
-        sent.clear()
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(psycopg.Pipeline, "sync", counted)
-        mp.setattr(PostgresTransaction, "_send", counted_send)
-        mp.setattr(postgres_groups.QueueGroups, "_write_group", measured)
-        first = asyncio.create_task(store.run_async(holder, queue=f"game:{game.id}"))
-        assert await asyncio.to_thread(started.wait, 10)
-        tasks = []
-        queue = store._groups._queues[f"game:{game.id}"]
-        for send in sends:  # one by one, so that they join the queue in this order
-            tasks.append(asyncio.create_task(send))
-            # Until the request passed its idempotency look-up and waits in the queue.
-            await until(
-                lambda: len(queue.waiting) == len(tasks), lambda: f"{len(queue.waiting)} sends waiting"
-            )
-        release.set()
-        await first
-        answers = await asyncio.gather(*tasks)
-    # The next group's drain is a thread of its own (_start_next): every thread's count.
-    return _Group(answers, sum(syncs.values()), sent)
-
-
-async def test_a_group_of_sends_waits_for_postgres_the_same_few_times_whatever_its_size(
-    g: dict[str, GiftGame],
-) -> None:
-    gala = g["gala"]
-    senders = [f"s{i}" for i in range(6)]
-    await gala.register("ann", "bob", *senders)
-    await gala.befriend("ann", *senders)
-    await gala.befriend("bob", *senders)
-    for sender in senders:
-        await gala.credit(sender, "gold", 10)
-    few = await _in_one_group(gala, [gala.send(s, "ann", resource="xp") for s in senders[:2]])
-    # gold costs the sender: each of these sends also reads and debits its sender's balance.
-    many = await _in_one_group(gala, [gala.send(s, "bob", resource="gold") for s in senders])
-    answers = few.answers + many.answers
-    assert [a[0] for a in answers] == [201] * 8, [a[1] for a in answers]
-    # One round trip of reads ahead, whatever the group's size (the COMMIT's is the pipeline's own, not
-    # counted); without it, each send waited for its six reads and its savepoint.
-    assert (few.syncs, many.syncs) == (1, 1)
-    # And one insert per table, whatever the group's size: the inserts were held back and sent together
-    # (postgres_batches); one by one, the six sends made 30 of them, and each a savepoint.
-    inserts = [{k: n for k, n in group.sent.items() if k.startswith("INSERT")} for group in (few, many)]
-    assert inserts == [
-        dict.fromkeys(("INSERT INTO gifts", "INSERT INTO grants", "INSERT INTO outbox"), 1),
-        dict.fromkeys(
-            ("INSERT INTO gifts", "INSERT INTO grants", "INSERT INTO outbox", "INSERT INTO ledger",
-             "INSERT INTO holdings"),
-            1,
-        ),
-    ]  # fmt: skip
-    assert not any(k.startswith("SAVEPOINT") for k in many.sent)
-
-
-async def test_sends_of_one_group_see_each_others_gifts_balance_and_keys(g: dict[str, GiftGame]) -> None:
-    """The second send of a pair in one group is on cooldown, a debit sees the one before it, and a key
-    used twice answers the first gift: prefetched rows are forgotten when the group's writes change them."""
-    quota = g["quota"]  # cooldown 1 hour, daily limit 3, gold costs the sender
-    await quota.register("ann", "bob", "cid", "dee", "eve", "fay")
-    await quota.befriend("ann", "bob", "cid", "dee", "eve", "fay")
-    await quota.credit("ann", "gold", 5)
-    answers = (
-        await _in_one_group(
-            quota,
-            [
-                quota.send("ann", "bob", resource="gold", amount=3),
-                quota.send("ann", "bob", resource="heart"),  # the pair is on cooldown now
-                quota.send("ann", "cid", resource="gold", amount=3),  # 2 gold left
-                quota.send("ann", "dee", resource="heart", idempotencyKey="same"),
-                quota.send("ann", "dee", resource="heart", idempotencyKey="same"),  # a replay
-                quota.send("ann", "eve", resource="heart"),  # the third gift of the day
-                quota.send("ann", "fay", resource="heart"),  # the daily limit (3) is reached
-            ],
-        )
-    ).answers
-    codes = [(s, b["error"]["code"] if s >= 400 else "ok") for s, b, _ in answers]
-    assert codes == [
-        (201, "ok"),
-        (409, "gift_cooldown"),
-        (409, "gift_insufficient_balance"),
-        (201, "ok"),
-        (200, "ok"),
-        (201, "ok"),
-        (409, "gift_limit_reached"),
-    ], answers
-    assert answers[3][1]["data"]["gift"]["giftId"] == answers[4][1]["data"]["gift"]["giftId"]
-
-
-# --- Property: a read answered from what was read ahead is what the database answers -----------------
 
 PG_MANIFEST = """
 studio = "pf"
@@ -447,44 +305,33 @@ def _apply(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
 @settings(
     max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(
-    steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45), st.booleans()), min_size=1, max_size=10)
-)
+@given(steps=st.lists(st.tuples(OPS, st.integers(0, 45), st.booleans()), min_size=1, max_size=10))
 def test_a_read_answered_from_the_reads_ahead_is_what_the_database_answers(
-    pf: _World, steps: list[tuple[tuple[Any, ...], bool, int, bool]]
+    pf: _World, steps: list[tuple[tuple[Any, ...], int, bool]]
 ) -> None:
-    """Writes of a group in any order, kept or rolled back to their savepoint, with the clock moving
-    (windows of the gift statistics move on): after each, every prefetchable read agrees."""
+    """A transaction's port writes in any order, with the clock moving (windows of the gift statistics
+    move on): after each, every prefetchable read agrees."""
     clock = ManualClock(T0)  # each example from the same instant (the seed's)
     pf = attrs.evolve(pf, rt=attrs.evolve(pf.rt, clock=clock))
     with contextlib.suppress(_Rollback), pf.store.transaction(queue=f"game:{GID}") as tx:
         tx.prefetch(_declared(pf))
         _all_reads_agree(tx, pf)
-        for op, keep, seconds, check_before in steps:
+        for op, seconds, check_before in steps:
             clock.advance(seconds)
             if check_before:
                 _all_reads_agree(tx, pf)
-            _one_write(tx, pf, op, keep)
+            _one_write(tx, pf, op)
             _all_reads_agree(tx, pf)
         raise _Rollback
 
 
-def _one_write(tx: PostgresTransaction, w: _World, op: tuple[Any, ...], keep: bool) -> None:
-    """``op`` as a write of a group runs it (without waiting for its answers): kept, or rolled back to
-    its savepoint when it raises or ``keep`` is false."""
-    tx.savepoint()
-    try:
+def _one_write(tx: PostgresTransaction, w: _World, op: tuple[Any, ...]) -> None:
+    """``op`` through the ports (without waiting for its answers); a refusal changed nothing."""
+    with contextlib.suppress(LivecoreError):
         _apply(tx, w, op)
-    except LivecoreError:
-        tx.rollback_to_savepoint(wait=False)
-    else:
-        if keep:
-            tx.release_savepoint(wait=False)
-        else:
-            tx.rollback_to_savepoint(wait=False)
 
 
-# Every table a group's writes change, and the order its rows are compared in (seq itself differs: a
+# Every table the writes change, and the order its rows are compared in (seq itself differs: a
 # sequence moves on in rolled-back transactions too).
 _TABLES = {
     "players": "id",
@@ -510,24 +357,24 @@ def _tables(tx: PostgresTransaction) -> dict[str, list[tuple[Any, ...]]]:
 @settings(
     max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(steps=st.lists(st.tuples(OPS, st.booleans(), st.integers(0, 45)), min_size=1, max_size=12))
+@given(steps=st.lists(st.tuples(OPS, st.integers(0, 45)), min_size=1, max_size=12))
 # One key's record written twice, nothing read in between: two changes of one row held back together.
-@example(steps=[(("record", "k1"), True, 0), (("record", "k1"), True, 0)])
+@example(steps=[(("record", "k1"), 0), (("record", "k1"), 0)])
 def test_inserts_held_back_leave_what_inserts_sent_at_once_leave(
-    pf: _World, steps: list[tuple[tuple[Any, ...], bool, int]]
+    pf: _World, steps: list[tuple[tuple[Any, ...], int]]
 ) -> None:
-    """The same writes of a group, kept or rolled back, once with their inserts held back and sent
-    together (postgres_batches) and once each as it comes: the same rows, in the same order."""
+    """The same writes, once with their inserts held back and sent together (postgres_batches) and once
+    each as it comes: the same rows, in the same order."""
     dumps = []
     for hold in (True, False):
         clock = ManualClock(T0)
         w = attrs.evolve(pf, rt=attrs.evolve(pf.rt, clock=clock, rng=SeededRandomSource(11)))
         with contextlib.suppress(_Rollback), w.store.transaction(queue=f"game:{GID}") as tx:
             tx.hold_writes(hold)
-            tx.prefetch(_declared(w))  # reads answered ahead send nothing: inserts pile up, as in a group
-            for op, keep, seconds in steps:
+            tx.prefetch(_declared(w))  # reads answered ahead send nothing: inserts pile up
+            for op, seconds in steps:
                 clock.advance(seconds)
-                _one_write(tx, w, op, keep)
+                _one_write(tx, w, op)
             dumps.append(_tables(tx))
             raise _Rollback
     assert dumps[0] == dumps[1]
