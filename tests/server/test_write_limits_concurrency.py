@@ -1,0 +1,311 @@
+"""Every per-player limit holds under many writers at once, through the real app on SQLite and on
+PostgreSQL, where two apps share one database as two server processes would (tests/server/limits_support.py)
+and requests alternate between them.
+
+What is raced, each by 2 to 40 requests in flight together: debits of one balance, by the server and by
+the player (docs/reference/economy.md#the-ledger: never below zero); gift sends past the daily limit
+(docs/reference/gifts.md#sending: 409 ``gift_limit_reached``); one gift claimed by its gift and by its
+grant (409 ``gift_already_claimed``, one credit); donations to one help request, and one donor's
+donations past its balance (DECISIONS 12: 409 ``help_request_closed``, ``insufficient_balance``); one crate
+opened many times (DECISIONS 13: 409 ``grant_already_claimed``, its contents granted once); starts of an
+event past its maximum attempts (DECISIONS 8: 409 ``attempt_in_progress``, ``max_attempts_reached``, the
+entry cost charged once an attempt). Each test asserts the exact count of successes and of each refusal
+code, and the stored state: balances, ledger entries, gifts, grants, donations, attempts, events.
+
+Why: a game's writes on PostgreSQL need not wait for each other, within a process or across processes,
+unless they touch the same player, gift, help request or grant; these races are where a write that read
+before another committed could pass a limit. A store that runs a game's writes one at a time passes them
+trivially; one that runs them at once must still pass them. The last test races writers on different
+players only and asserts that none of them failed or ran again on PostgreSQL (the store's
+``write_counts.retried``): waiting on each other is only for writes that share a row. Each PostgreSQL
+test reports its stores' writes and retries (by exception class): printed (``-s``, ``-rP``) and a
+``retried`` user property of its report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.server.limits_support import Answer, Servers, Vault, outcome, start_servers
+
+
+@pytest.fixture
+async def servers(db_url: str, request: pytest.FixtureRequest) -> AsyncIterator[Servers]:
+    world = await start_servers(db_url)
+    try:
+        yield world
+        if world.on_postgres and all(hasattr(s.store, "write_counts") for s in world.served):
+            retried = dict(world.retried())
+            request.node.user_properties.append(("retried", retried))
+            print(f"{request.node.name}: committed {world.committed()}, retried {retried}")
+    finally:
+        await world.close()
+
+
+@pytest.fixture
+def vault(servers: Servers) -> Vault:
+    return Vault(servers, "vault")
+
+
+def idem() -> str:
+    return str(uuid.uuid4())
+
+
+async def registered(vault: Vault, *names: str) -> None:
+    await asyncio.gather(*(vault.register(name) for name in names))
+
+
+def tally(answers: list[Answer]) -> Counter[tuple[int, str]]:
+    return Counter(outcome(a) for a in answers)
+
+
+# --- wallet debits --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("amount", "requests", "won"), [(6, 2, 1), (1, 40, 10), (3, 12, 3)])
+async def test_concurrent_debits_of_one_balance_never_overdraw(
+    vault: Vault, amount: int, requests: int, won: int
+) -> None:
+    await registered(vault, "ann", "bob")
+    await vault.credit("ann", "gold", 10)
+    await vault.credit("bob", "gold", requests)
+    # Half the debits are the server's, half the player's own; bob's, on a balance that covers them all,
+    # race beside ann's.
+    anns = [vault.debit("ann", "gold", amount, by_server=i % 2 == 0, idem=idem()) for i in range(requests)]
+    bobs = [vault.debit("bob", "gold", 1, by_server=i % 2 == 1, idem=idem()) for i in range(requests)]
+    answers = await asyncio.gather(*anns, *bobs)
+    ann, bob = answers[:requests], answers[requests:]
+
+    assert tally(ann) == {(200, "ok"): won, (409, "insufficient_balance"): requests - won}
+    assert tally(bob) == {(200, "ok"): requests}
+    for status, body, _ in ann:
+        if status == 409:
+            details = body["error"]["details"]
+            assert details["resource"] == "gold" and details["needed"] == amount
+            assert 0 <= details["have"] < amount
+    left = 10 - won * amount
+    assert await vault.balance("ann", "gold") == left and await vault.balance("bob", "gold") == 0
+    debits = [e for e in vault.ledger("ann", "gold") if e.delta < 0]
+    assert len(debits) == won and all(e.delta == -amount for e in debits)
+    # Each debit saw the one before it: the balances after them step down from 10 without a gap.
+    assert sorted(e.balance_after for e in debits) == [left + k * amount for k in range(won)]
+    assert Counter(e.reason.value for e in debits) == Counter(
+        "server_debit" if i % 2 == 0 else "client_debit" for i, a in enumerate(ann) if a[0] == 200
+    )
+    assert sorted(a[1]["data"]["balance"] for a in ann if a[0] == 200) == sorted(
+        e.balance_after for e in debits
+    )
+
+
+# --- gifts ----------------------------------------------------------------------------------------------
+
+
+async def test_concurrent_gift_sends_stop_at_the_daily_limit(vault: Vault) -> None:
+    friends = [f"f{i:02d}" for i in range(12)]
+    await registered(vault, "ann", *friends)
+    await vault.befriend("ann", *friends)
+    answers = await asyncio.gather(*(vault.send("ann", f, resource="gold", amount=2) for f in friends))
+
+    assert tally(answers) == {(201, "ok"): 3, (409, "gift_limit_reached"): 9}
+    assert vault.count("gifts") == 3 and len(vault.events("gift.sent")) == 3
+    assert (await vault.catalog("ann"))["sentToday"] == 3
+    winners = [f for f, a in zip(friends, answers, strict=True) if a[0] == 201]
+    for friend in friends:
+        assert len(await vault.pending_grants(friend)) == (friend in winners)
+
+
+async def test_a_gift_claimed_many_times_at_once_credits_once(vault: Vault) -> None:
+    await registered(vault, "ann", "bob")
+    await vault.befriend("ann", "bob")
+    gift = await vault.sent_gift("ann", "bob", resource="gold", amount=25)
+    claims = [vault.claim("bob", gift["giftId"]) for _ in range(10)]
+    claims += [vault.claim_grant("bob", gift["grantId"]) for _ in range(10)]
+    answers = await asyncio.gather(*claims)
+
+    assert tally(answers) == {(200, "ok"): 1, (409, "gift_already_claimed"): 19}
+    assert await vault.balance("bob", "gold") == 25
+    (credit,) = vault.ledger("bob", "gold")
+    assert (credit.delta, credit.balance_after) == (25, 25)
+    assert len(vault.events("gift.claimed")) == 1 and len(vault.events("grant.claimed")) == 1
+    assert vault.count("grants", "status = 'claimed'") == 1
+
+
+# --- guild help -----------------------------------------------------------------------------------------
+
+
+async def help_request(vault: Vault, donors: list[str], energy: int) -> str:
+    """A guild of ``lead`` and ``donors`` (each holding ``energy``), and lead's open request for 5 energy."""
+    await registered(vault, "lead", *donors)
+    status, body = await vault.found("lead", "Vaulters")
+    assert status == 201, body
+    guild_id = body["data"]["guild"]["guildId"]
+    for donor in donors:
+        status, body, _ = await vault.sdk("POST", donor, f"/guilds/{guild_id}/join")
+        assert status == 200, body
+        await vault.credit(donor, "energy", energy)
+    status, body = await vault.ask("lead", "energy", 5)
+    assert status == 201, body
+    return str(body["data"]["helpRequest"]["requestId"])
+
+
+async def donate(vault: Vault, who: str, request_id: str) -> Answer:
+    return await vault.sdk("POST", who, f"/guild/help-requests/{request_id}/donate", {"amount": 1})
+
+
+def help_state(vault: Vault, request_id: str) -> tuple[int, str, int, int]:
+    """The request's donated amount and status, its donations' count and total."""
+    ((donated, status),) = vault.world.rows(
+        "SELECT donated, status FROM guild_help_requests WHERE id = ?", (request_id,)
+    )
+    ((count, total),) = vault.world.rows(
+        "SELECT COUNT(*), COALESCE(SUM(amount), 0) FROM guild_donations WHERE request_id = ?", (request_id,)
+    )
+    return int(donated), str(status), int(count), int(total)
+
+
+def grant_holders(vault: Vault, source_kind: str) -> Counter[str]:
+    rows = vault.world.rows(
+        "SELECT external_player_id FROM grants WHERE game_id = ? AND source_kind = ?", (vault.id, source_kind)
+    )
+    return Counter(str(r[0]) for r in rows)
+
+
+async def test_concurrent_donations_never_fill_a_help_request_past_its_amount(vault: Vault) -> None:
+    donors = [f"d{i:02d}" for i in range(12)]
+    request_id = await help_request(vault, donors, energy=1)
+    answers = await asyncio.gather(*(donate(vault, d, request_id) for d in donors))
+
+    assert tally(answers) == {(200, "ok"): 5, (409, "help_request_closed"): 7}
+    assert help_state(vault, request_id) == (5, "filled", 5, 5)
+    winners = {d for d, a in zip(donors, answers, strict=True) if a[0] == 200}
+    assert sorted(a[1]["data"]["helpRequest"]["donated"] for a in answers if a[0] == 200) == [1, 2, 3, 4, 5]
+    # Each winner debited once and rewarded once; the requester granted once a donation.
+    for donor in donors:
+        assert await vault.balance(donor, "energy") == (0 if donor in winners else 1)
+        assert len([e for e in vault.ledger(donor, "energy") if e.delta < 0]) == (donor in winners)
+    assert grant_holders(vault, "guild_help") == {"lead": 5}
+    assert grant_holders(vault, "guild_help_reward") == dict.fromkeys(winners, 1)
+    assert len(vault.events("guild.help_donated")) == 5
+
+
+async def test_concurrent_donations_of_one_donor_never_overdraw_it(vault: Vault) -> None:
+    request_id = await help_request(vault, ["dan"], energy=3)
+    answers = await asyncio.gather(*(donate(vault, "dan", request_id) for _ in range(10)))
+
+    assert tally(answers) == {(200, "ok"): 3, (409, "insufficient_balance"): 7}
+    assert help_state(vault, request_id) == (3, "open", 3, 3)
+    assert await vault.balance("dan", "energy") == 0
+    debits = [e for e in vault.ledger("dan", "energy") if e.delta < 0]
+    assert sorted(e.balance_after for e in debits) == [0, 1, 2]
+    assert grant_holders(vault, "guild_help") == {"lead": 3}
+    assert grant_holders(vault, "guild_help_reward") == {"dan": 3}
+
+
+# --- crates ---------------------------------------------------------------------------------------------
+
+
+async def test_a_crate_opened_many_times_at_once_is_opened_and_paid_once(vault: Vault) -> None:
+    await registered(vault, "ann")
+    status, body, _ = await vault.grant(
+        "ann", idem(), {"type": "crate", "key": "chest", "amount": 1}, kind="crate"
+    )
+    assert status == 201, body
+    crate_id = body["data"]["grant"]["grantId"]
+    answers = await asyncio.gather(*(vault.open_crate("ann", crate_id) for _ in range(20)))
+
+    assert tally(answers) == {(200, "ok"): 1, (409, "grant_already_claimed"): 19}
+    (opened,) = [a[1]["data"] for a in answers if a[0] == 200]
+    assert opened["crate"]["status"] == "claimed" and opened["contents"]["status"] == "claimed"
+    contents = vault.world.rows(
+        "SELECT id, status FROM grants WHERE game_id = ? AND source_kind = 'crate' AND source_ref_id = ?",
+        (vault.id, crate_id),
+    )
+    assert contents == [(opened["contents"]["grantId"], "claimed")]
+    assert await vault.balance("ann", "coins") == 50 and await vault.quantity("ann", "sword") == 1
+    assert len(vault.ledger("ann", "coins")) == 1 and len(vault.ledger("ann", "sword")) == 1
+    assert len(vault.events("crate.opened")) == 1
+
+
+# --- event attempts -------------------------------------------------------------------------------------
+
+
+async def test_concurrent_event_starts_never_pass_max_attempts(vault: Vault) -> None:
+    await registered(vault, "ann")
+    await vault.credit("ann", "gems", 3 * 5 + 4)
+    started: list[dict[str, Any]] = []
+    current: str | None = None
+    # Each round: 8 starts at once, racing the completion of the attempt in progress (if any). At most one
+    # start wins a round; the others find an attempt in progress, or the maximum reached. Once a round
+    # starts nothing and leaves nothing in progress with three started, the maximum is reached.
+    for _ in range(12):
+        calls = [vault.start("ann") for _ in range(8)]
+        if current is not None:
+            calls.append(vault.complete("ann", current, score=10))
+        answers = await asyncio.gather(*calls)
+        if current is not None:
+            completed = answers.pop()
+            assert completed[0] == 200, completed[1]
+        assert set(tally(answers)) <= {
+            (201, "ok"),
+            (409, "attempt_in_progress"),
+            (409, "max_attempts_reached"),
+        }
+        won = [a[1]["data"]["attempt"] for a in answers if a[0] == 201]
+        assert len(won) <= 1
+        started += won
+        current = won[0]["attemptId"] if won else None
+        if current is None and len(started) == 3:
+            break
+    assert [a["attemptCount"] for a in started] == [1, 2, 3]
+
+    answers = await asyncio.gather(*(vault.start("ann") for _ in range(8)))
+    assert tally(answers) == {(409, "max_attempts_reached"): 8}
+    assert vault.count("attempts") == 3
+    assert (
+        vault.world.rows("SELECT status FROM attempts WHERE game_id = ?", (vault.id,)) == [("completed",)] * 3
+    )
+    assert await vault.balance("ann", "gems") == 4
+    assert len([e for e in vault.ledger("ann", "gems") if e.delta < 0]) == 3
+    assert len(vault.events("entry_cost.charged")) == 3 and len(vault.events("event.attempt_started")) == 3
+
+
+# --- writers on different players -----------------------------------------------------------------------
+
+
+async def test_writers_on_different_players_all_succeed_and_never_retry(
+    vault: Vault, servers: Servers
+) -> None:
+    """40 gift sends between 40 pairs of friends and 40 server grants to 40 other players, all at once in
+    one game: no two of them share a player, so every one succeeds the first time it runs. Needs the
+    PostgreSQL store's ``write_counts``."""
+    n = 40
+    senders = [f"s{i:02d}" for i in range(n)]
+    friends = [f"r{i:02d}" for i in range(n)]
+    grantees = [f"g{i:02d}" for i in range(n)]
+    await registered(vault, *senders, *friends, *grantees)
+    await asyncio.gather(*(vault.befriend(s, f) for s, f in zip(senders, friends, strict=True)))
+    if servers.on_postgres:
+        committed, retried = servers.committed(), servers.retried()
+
+    sends = [vault.send(s, f, resource="gold", amount=3) for s, f in zip(senders, friends, strict=True)]
+    coins = {"type": "currency", "key": "coins", "amount": 7}
+    grants = [vault.grant(g, idem(), coins) for g in grantees]
+    answers = await asyncio.gather(*sends, *grants)
+
+    assert tally(answers) == {(201, "ok"): 2 * n}
+    assert vault.count("gifts") == n
+    assert grant_holders(vault, "api") == dict.fromkeys(grantees, 1)
+    if servers.on_postgres:
+        assert servers.committed() > committed
+        assert servers.retried() - retried == Counter(), "writes on different players ran again"
+        # What each process says of its writes on /metrics (docs/deployment.md#monitoring).
+        for client, counts in zip(servers.clients, servers.write_counts(), strict=True):
+            metrics = await (await client.get("/metrics")).text()
+            assert f"\nlivecore_writes_total {counts.committed}\n" in metrics
+            assert "# TYPE livecore_write_retries_total counter\n" in metrics
