@@ -23,6 +23,7 @@ import attrs
 
 from livecore.api.request import Handler
 from livecore.api.route import Route
+from livecore.contributions import Contribution
 from livecore.errors import Code
 from livecore.schedule import Job
 from livecore.section import Section
@@ -130,7 +131,10 @@ class Area:
     - ``limits``: the limits it declares, as (what, value) rows of the reference's limits table, by the
       reference page that describes them;
     - ``season``: its part of a simulated season (:class:`livecore.simulation.part.SeasonPart`: the
-      fields it adds to a segment of the population and what a player does in it in a session).
+      fields it adds to a segment of the population and what a player does in it in a session);
+    - ``contributes``: what it adds to the tables of the areas it builds on, each at the
+      :class:`~livecore.contributions.Point` the owning area declares (``FINISH(feed)``): resolved for
+      the areas a runtime registers, never as a module is imported.
     """
 
     name: str
@@ -162,3 +166,7 @@ class Area:
     #: Called when the reference is rendered, so the rows read the constants as they are then.
     limits: Callable[[], Mapping[str, Sequence[tuple[str, str]]]] = dict
     season: SeasonPart | None = None
+    #: What it adds to the tables of the areas it builds on (:mod:`livecore.contributions`): steps of a
+    #: finishing attempt, a kind of grant, the record a grant delivers, fields of a friend row, refusals of
+    #: their routes, ledger reasons.
+    contributes: tuple[Contribution[Any], ...] = ()

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
+from livecore import contributions
 from livecore.api.request import Handler
 from livecore.api.route import Route
 from livecore.api.system_area import SYSTEM
@@ -115,6 +116,7 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
             for field in attrs.fields(section.record) if section.flat else ():
                 claim("manifest field", f"{section.within}.{field.name}", area)
     _check_graph(areas)
+    contributions.serve(areas[len(BUILT_IN) :])
     return areas
 
 

@@ -33,7 +33,6 @@ import httpx
 
 from livecore.api.call import Call, present
 
-from . import _additions  # noqa: F401  # what the areas add to other areas' answers
 from ._transport import PreparedRequest, RetryPolicy, build_request, send_async, send_sync
 
 P = ParamSpec("P")

@@ -26,8 +26,7 @@ Rules:
   ignored because the contract (docs/reference/conventions.md#versioning-and-deprecation) lets new optional
   fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
 - A crate grant's entries (in ``grant.*`` of kind ``crate``, and ``crate.opened``'s ``crates``) read as
-  :class:`CrateEntry`; importing it here registers the entry type ``crate``, which a process that loaded
-  nothing else of the crates would not know (docs/client.md#what-a-client-alone-reads).
+  :class:`CrateEntry`, the entry type the crates area declares (docs/client.md#what-a-client-alone-reads).
 """
 
 from __future__ import annotations

@@ -14,13 +14,13 @@ from collections.abc import Iterable, Mapping
 
 import attrs
 
+from livecore import contributions
 from livecore.area import Area
 from livecore_server.http.endpoint import Binding, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
 from livecore_server.storage.history import History
 from livecore_server.storage.read_ahead import ReadAhead
-from livecore_server.storage.records import serve_sections
 from livecore_server.storage.schema import Schema
 from livecore_server.storage.sqlport import Dialects
 
@@ -58,7 +58,8 @@ class ServerArea:
 
 def storage_of(served_areas: Iterable[ServerArea]) -> AreaStorage:
     """What a store of the ``served_areas`` keeps (the built-in ones, then a studio's own): the tables no
-    area owns, then each area's; and the game settings of their manifest sections."""
+    area owns, then each area's; and the game settings of their manifest sections (the process serves
+    their areas, :func:`livecore.contributions.serve`)."""
     served_areas = tuple(served_areas)
-    serve_sections(section for served_area in served_areas for section in served_area.area.manifest)
+    contributions.serve(served_area.area for served_area in served_areas)
     return served(served_areas)

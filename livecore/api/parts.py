@@ -3,7 +3,8 @@
 
 The record declares ``parts: dict[PartKey[Any], Any]`` where the added fields stand on the wire; the
 adding area declares its fields as a record of its own with a :class:`PartKey`, and adds it to the host
-record at import (:func:`add_part`). On the wire the part's fields sit flat in the record's object, in
+record in its declaration (``Area(contributes=(WIRE_PART(Part(host, key)),))``,
+:mod:`livecore.contributions`). On the wire the part's fields sit flat in the record's object, in
 place of ``parts`` (:mod:`livecore.api.convert`), and the OpenAPI documents and the reference list them
 there (:func:`wire_fields`); in Python the record reads each part with ``record.of(KEY)``. As a manifest
 section's flat part does (:attr:`livecore.section.Section.flat`).
@@ -17,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from livecore.contributions import Point, served
 from livecore.parts import PartKey
 
 #: The field of a record the parts other areas add stand in.
@@ -27,22 +29,25 @@ PARTS = "parts"
 WIRE_PARTS = {"livecore.api.parts.host": True}
 
 
-_ADDED: dict[type, tuple[PartKey[Any], ...]] = {}
+@attrs.frozen
+class Part:
+    """``key``'s fields added to the wire form of ``host`` (a record declaring ``parts``)."""
+
+    host: type = attrs.field()
+    key: PartKey[Any]
+
+    @host.validator
+    def _holds_parts(self, _: attrs.Attribute[type], host: type) -> None:
+        if not holds_parts(host):
+            raise TypeError(f"{host.__qualname__} declares no {PARTS} field for the parts other areas add")
 
 
-def add_part(host: type, key: PartKey[Any]) -> None:
-    """Adds ``key``'s fields to the wire form of ``host`` (a record declaring ``parts``), after the
-    parts added before it; adding it again changes nothing."""
-    if not holds_parts(host):
-        raise TypeError(f"{host.__qualname__} declares no {PARTS} field for the parts other areas add")
-    added = _ADDED.get(host, ())
-    if key not in added:
-        _ADDED[host] = (*added, key)
+WIRE_PART: Point[Part] = Point("wire.part")
 
 
 def parts_of(host: type) -> tuple[PartKey[Any], ...]:
-    """The parts added to ``host``, in the order they were added."""
-    return _ADDED.get(host, ())
+    """The parts the served areas add to ``host``, in the areas' order."""
+    return tuple(part.key for part in served().of(WIRE_PART) if part.host is host)
 
 
 def holds_parts(cls: type) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from livecore.contributions import Point, served
 from livecore.errors import Code
 from livecore.operators.rules import Action
 from livecore.players.errors import PLAYER_BANNED, PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
@@ -126,23 +127,29 @@ class Route:
         return self.method not in ("GET", "HEAD", "OPTIONS")
 
 
-# The codes areas add to other areas' routes, by route name (:func:`add_refusals`).
-_ADDED_REFUSALS: dict[str, set[Code]] = {}
+@attrs.frozen
+class Refusals:
+    """Codes an area adds to routes of an area it builds on, whose rule these routes run (a kind of grant
+    that refuses a claim or an ack, a delivered record's claim rule): ``REFUSALS(Refusals(routes, codes))``
+    in its declaration."""
+
+    routes: tuple[Route, ...]
+    codes: tuple[Code, ...]
 
 
-def add_refusals(routes: Iterable[Route], codes: Iterable[Code]) -> None:
-    """Registers ``codes`` as refusals of ``routes`` too, for an area that builds on theirs and whose rule
-    these routes run (a kind of grant that refuses a claim or an ack, a delivered record's claim rule), as
-    it declares itself. Registering a code again changes nothing."""
-    for route in routes:
-        _ADDED_REFUSALS.setdefault(route.name, set()).update(codes)
+REFUSALS: Point[Refusals] = Point("routes.refusals")
 
 
 def refusals(route: Route) -> tuple[Code, ...]:
-    """The codes ``route`` may answer besides the generic ones: those it declares, then those registered
-    for it (:func:`add_refusals`) ordered by value, so that the documents do not depend on the order the
-    areas were imported in."""
-    added = _ADDED_REFUSALS.get(route.name, set()) - set(route.errors)
+    """The codes ``route`` may answer besides the generic ones: those it declares, then those the served
+    areas add to it (:data:`REFUSALS`) ordered by value, so that the documents do not depend on the areas'
+    order."""
+    added = {
+        code
+        for more in served().of(REFUSALS)
+        if route.name in {r.name for r in more.routes}
+        for code in more.codes
+    } - set(route.errors)
     return (*route.errors, *sorted(added, key=lambda code: code.value))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import attrs
 
 from livecore.clock import Clock
+from livecore.contributions import Contributions, served
 from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
 from livecore.hooks import NO_CHECKS, Checks
@@ -32,6 +33,9 @@ class Runtime:
     # (livecore_server.presence), and reads presence through it; an embedded store has only the rows.
     # Left out of == and hash: a board's bound method hashes its board, which is mutable.
     presence_of: PresenceOf = attrs.field(default=stored_presence, eq=False)
+    # What the registered areas add to each other's tables (livecore.contributions): the process's areas
+    # unless a server or a simulation gives its own.
+    contributions: Contributions = attrs.field(factory=served, eq=False)
 
 
 def emit(

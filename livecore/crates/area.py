@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from livecore.api.route import add_refusals
+from livecore.api.route import REFUSALS, Refusals
 from livecore.area import Area
 from livecore.crates import api, samples, webhooks
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.handlers import HANDLERS
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
+from livecore.crates.rules import CRATE_KIND
 from livecore.crates.season import SEASON
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
-
-# A crate grant (its kind registered by livecore.crates.rules) is opened: a claim or an ack refuses it.
-add_refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))
+from livecore.grants.rules import grant_kind
 
 AREA = Area(
     name="crates",
+    # A grant kind of its own, opened rather than claimed: a claim or an ack refuses it.
+    contributes=(
+        *grant_kind(CRATE_KIND),
+        REFUSALS(Refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))),
+    ),
     manifest=(CRATES,),
     summary="Crates: crate grants opened by their player, drawn from the crate's weighted table.",
     page="grants",

@@ -14,7 +14,8 @@ Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a
 1,000 crates; a crate grant draws at most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls``
 over its entries), checked when it is created.
 
-The kind ``crate`` is registered with grants here (:func:`livecore.grants.rules.register_kind`): its
+The kind ``crate`` is declared here (:data:`CRATE_KIND`, added by the crates area with
+:func:`livecore.grants.rules.grant_kind`): its
 grants hold crate entries and are settled only by opening (or end by the expiry sweep); a claim, an ack or
 a force-claim of one is 409 ``crate_must_be_opened``, opening a grant of any other kind 409
 ``not_a_crate``, both before the grant's status is looked at.
@@ -35,7 +36,7 @@ from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Entry, Game
-from livecore.grants.rules import Grant, GrantTrigger, KindEntry, register_kind
+from livecore.grants.rules import Grant, GrantKind, GrantTrigger, Kind, KindEntry
 from livecore.limits import Count, Range
 from livecore.rand import RandomSource
 
@@ -94,8 +95,11 @@ def _not_a_crate(grant: Grant) -> LivecoreError:
     return LivecoreError(NOT_A_CRATE, "This grant is not a crate.", {"grantId": grant.id})
 
 
-CRATE = register_kind(
-    "crate",
+CRATE = GrantKind.own("crate")
+"""The crates' kind of grant (``crate``)."""
+
+CRATE_KIND = Kind(
+    kind=CRATE,
     entry=CrateEntry,
     check=check_crate_entries,
     holds="crate entries",
@@ -103,7 +107,8 @@ CRATE = register_kind(
     refusal=_must_be_opened,
     own_trigger=(GrantTrigger.OPEN, _not_a_crate),
 )
-"""The crates' kind of grant (``crate``)."""
+"""What a crate grant holds and takes, which the crates area declares
+(:func:`livecore.grants.rules.grant_kind`)."""
 
 
 def draw(table: Sequence[CrateRow], rng: RandomSource) -> CrateRow:

@@ -53,7 +53,8 @@ AMOUNT = Range(1, MAX_AMOUNT)
 
 class Reason(Values):
     """Why a ledger entry exists; callers may add their own free text in ``note``. An area whose commands
-    write entries for reasons of its own registers them as its module is imported (``Reason.register``)."""
+    write entries for reasons of its own owns them (``Reason.own``) and declares them
+    (``Area(contributes=(VALUES(reason),))``, :mod:`livecore.enums`)."""
 
     GRANT = Value("grant")
     SERVER_CREDIT = Value("server_credit")

@@ -4,7 +4,7 @@ simulation answer the same rows. Presence comes from the caller (``presence_of``
 the stored row, an embedded store has only the row.
 
 An area that builds on friends adds fields of its own to the friend rows (the gifts' cooldown) and fills
-them with :func:`add_row_fields`, so friends name no such area."""
+them, declared with :func:`row_part`, so friends name no such area."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from livecore.api.parts import add_part
+import attrs
+
+from livecore.api.parts import WIRE_PART, Part
 from livecore.api.views import Counterparty, Direction, display_view
+from livecore.contributions import Contribution, Point, served
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.friends import api
 from livecore.friends import commands as cmd
@@ -28,29 +31,36 @@ from livecore.store import HasGames, HasLedger
 
 
 class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):
-    """The ports these views read (and the fields added to a friend row, :func:`add_row_fields`)."""
+    """The ports these views read (and the fields added to a friend row, :func:`row_part`)."""
 
 
 #: What an area adds to the friend rows a player reads, ``(tx, game, player, now) -> {friend's id: part}``
 #: (the record of its :class:`livecore.api.parts.PartKey`), in one read for them all; a friend it has
 #: nothing for is left out.
 RowFields = Callable[[Any, Game, Player, datetime], Mapping[str, Any]]
-_ROW_FIELDS: list[tuple[PartKey[Any], RowFields]] = []
 
 
-def add_row_fields(key: PartKey[Any], fields: RowFields) -> RowFields:
-    """Adds ``key``'s part to the friend rows (:func:`livecore.api.parts.add_part`: its fields on the wire,
-    after those added before it), filled by ``fields``."""
-    add_part(api.FriendRow, key)
-    _ROW_FIELDS.append((key, fields))
-    return fields
+@attrs.frozen
+class RowPart:
+    key: PartKey[Any]
+    fields: RowFields
+
+
+ROW_PARTS: Point[RowPart] = Point("friends.row")
+
+
+def row_part(key: PartKey[Any], fields: RowFields) -> tuple[Contribution[Any], ...]:
+    """What an area declares to add ``key``'s part to the friend rows, filled by ``fields``: its fields on
+    the wire (:data:`livecore.api.parts.WIRE_PART`), after those of the areas before it."""
+    return (WIRE_PART(Part(api.FriendRow, key)), ROW_PARTS(RowPart(key, fields)))
 
 
 def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[str, dict[PartKey[Any], Any]]:
     merged: dict[str, dict[PartKey[Any], Any]] = {}
-    for key, fields in _ROW_FIELDS:
-        for friend_id, part in fields(tx, game, player, now).items():
-            merged.setdefault(friend_id, {})[key] = part
+    for part in served().of(ROW_PARTS):
+        key = part.key
+        for friend_id, part_value in part.fields(tx, game, player, now).items():
+            merged.setdefault(friend_id, {})[key] = part_value
     return merged
 
 
@@ -78,7 +88,7 @@ def friend_row(
     presence_of: PresenceOf,
 ) -> api.FriendRow:
     """A friend row (docs/reference/friends-and-presence.md) as seen at ``now``; ``added`` (friend id ->
-    parts) are the parts the areas building on friends fill for the viewer (:func:`add_row_fields`)."""
+    parts) are the parts the areas building on friends fill for the viewer (:func:`row_part`)."""
     presence = presence_of(card)
     return api.FriendRow(
         external_player_id=card.external_id,

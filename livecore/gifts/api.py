@@ -9,7 +9,6 @@ from typing import ClassVar
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.parts import add_part
 from livecore.api.route import (
     PLAYER_PATH,
     PLAYER_READ_ERRORS,
@@ -21,7 +20,6 @@ from livecore.api.route import (
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.economy.rules import AMOUNT
 from livecore.errors import IDEMPOTENCY_CONFLICT
-from livecore.friends.api import FriendRow
 from livecore.friends.errors import FRIEND_CODE_INVALID, NOT_FRIENDS
 from livecore.friends.rules import CODE
 from livecore.games import ResourceType
@@ -117,9 +115,6 @@ class GiftRow:
 
 
 GIFT_ROW: PartKey[GiftRow] = PartKey("gift", GiftRow, GiftRow())
-# Added where it is declared, not only with its filler (livecore.gifts.area): a client reads friend rows
-# with the wire declarations alone.
-add_part(FriendRow, GIFT_ROW)
 
 
 @attrs.frozen

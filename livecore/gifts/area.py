@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
-from livecore.api.route import add_refusals
+from livecore.api.route import REFUSALS, Refusals
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.friends.views import add_row_fields
+from livecore.enums import VALUES
+from livecore.friends.views import row_part
 from livecore.gifts import api, samples, webhooks
 from livecore.gifts import rules as gifts
-from livecore.gifts.commands import delivered, friend_row_cooldowns
+from livecore.gifts.commands import GIFT_COST, delivered, friend_row_cooldowns
 from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
 from livecore.gifts.handlers import HANDLERS
 from livecore.gifts.hooks import GiftSpecs
@@ -20,7 +21,7 @@ from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
 from livecore.grants.api import SDK_CLAIM_GRANT
-from livecore.grants.commands import register_delivery
+from livecore.grants.commands import DELIVERIES, Delivers
 from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -49,14 +50,16 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     }
 
 
-# A gift's grant delivers the gift (a claim of it runs the gift's claim rule), and a friend row shows when
-# its friend may be gifted again.
-register_delivery(gifts.GIFT_SOURCE_KIND, delivered)
-add_refusals((SDK_CLAIM_GRANT,), (GIFT_ALREADY_CLAIMED, GIFT_EXPIRED))
-add_row_fields(api.GIFT_ROW, friend_row_cooldowns)
-
 AREA = Area(
     name="gifts",
+    # A gift's grant delivers the gift (a claim of it runs the gift's claim rule), a friend row shows when
+    # its friend may be gifted again, and a gift costs the sender for a reason of its own.
+    contributes=(
+        DELIVERIES(Delivers(gifts.GIFT_SOURCE_KIND, delivered)),
+        REFUSALS(Refusals((SDK_CLAIM_GRANT,), (GIFT_ALREADY_CLAIMED, GIFT_EXPIRED))),
+        *row_part(api.GIFT_ROW, friend_row_cooldowns),
+        VALUES(GIFT_COST),
+    ),
     manifest=(GIFTING, GIFT_RESOURCE_FIELDS),
     summary="Gifting between friends: the send refusal order, inbox, claims, expiry.",
     page="gifts",

@@ -44,7 +44,7 @@ from livecore.scope import Scope
 from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
 
 #: The sender's debit of a gift that costs it (``gift_cost``).
-GIFT_COST = Reason.register("gift_cost")
+GIFT_COST = Reason.own("gift_cost")
 
 
 class GiftsTx(HasGames, HasPlayers, HasFriends, HasLedger, HasGrants, HasGifts, HasOutbox, Protocol):

@@ -158,7 +158,7 @@ SDK_CLAIM_GRANT = Route(
         GRANT_NOT_FOUND,
         GRANT_ALREADY_CLAIMED,
         GRANT_EXPIRED,
-        # And what the areas building on grants register (add_refusals, read with refusals): a kind that
+        # And what the areas building on grants add (REFUSALS, read with refusals): a kind that
         # is not claimed, the claim rule of a record a grant delivers.
     ),
 )
@@ -191,7 +191,7 @@ SERVER_ACK_GRANT = Route(
         PLAYER_NOT_FOUND,
         GRANT_NOT_FOUND,
         GRANT_EXPIRED,
-        # And what the areas building on grants register (add_refusals, read with refusals): a kind that
+        # And what the areas building on grants add (REFUSALS, read with refusals): a kind that
         # is not acknowledged.
     ),
 )

@@ -1,7 +1,7 @@
 """Grant commands: create (server), claim (client), ack (server), the expiry sweep.
 
 A grant may deliver another area's record (a gift's grant is the gift): that area registers, for the
-grants' ``sourceKind`` it issues, how to read the record a grant delivers (:func:`register_delivery`), and
+grants' ``sourceKind`` it issues, how to read the record a grant delivers (:data:`DELIVERIES`), and
 the record is settled with its grant (:class:`Delivery`); grants name no such area."""
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol, Self, TypeVar
 
+import attrs
+
 from livecore.commands import Runtime, emit
 from livecore.commands.actor import check_actor
+from livecore.contributions import Point
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
 from livecore.errors import LivecoreError
@@ -55,13 +58,18 @@ class Delivery(Protocol):
 D = TypeVar("D", bound=Delivery)
 #: Reads the record a grant delivers, ``(tx, grant) -> record``; None when there is none.
 DeliveryReader = Callable[[Any, "Grant"], Delivery | None]
-_DELIVERIES: dict[str, DeliveryReader] = {}
 
 
-def register_delivery(source_kind: str, read: DeliveryReader) -> None:
-    """The grants of ``source_kind`` deliver a record of the registering area's, read by ``read`` when a
-    grant of theirs is settled by id (:func:`settle`)."""
-    _DELIVERIES[source_kind] = read
+@attrs.frozen
+class Delivers:
+    """The grants of ``source_kind`` deliver a record of the declaring area's, read by ``read`` when a grant
+    of theirs is settled by id (:func:`settle`): ``DELIVERIES(Delivers(...))`` in its declaration."""
+
+    source_kind: str
+    read: DeliveryReader
+
+
+DELIVERIES: Point[Delivers] = Point("grants.deliveries")
 
 
 SWEEP_BATCH = 500
@@ -150,12 +158,14 @@ def settle(
     ``grant.claimed`` fires, once; repeating an ack answers the grant unchanged. A grant of a kind that
     refuses the trigger is refused (its kind's refusal).
 
-    A grant that delivers a record (:func:`register_delivery`) is settled with it: a client claim runs the
+    A grant that delivers a record (:data:`DELIVERIES`) is settled with it: a client claim runs the
     record's claim rule, and whatever claims the grant settles the record (its webhook fires before
     ``grant.claimed``)."""
     grant = get_grant(tx, scope, player, grant_id)
-    read = _DELIVERIES.get(grant.source_kind)
-    delivery = read(tx, grant) if read is not None else None
+    reader = next(
+        (d.read for d in rt.contributions.of(DELIVERIES) if d.source_kind == grant.source_kind), None
+    )
+    delivery = reader(tx, grant) if reader is not None else None
     return settle_loaded(tx, rt, scope, player, grant, delivery, trigger)[0]
 
 
@@ -231,6 +241,8 @@ def expire_grants(tx: GrantsTx, rt: Runtime) -> int:
 
 
 __all__ = [
+    "DELIVERIES",
+    "Delivers",
     "Delivery",
     "claim",
     "create_grant",
@@ -238,7 +250,6 @@ __all__ = [
     "get_grant",
     "issue_grant",
     "next_grant_expiry",
-    "register_delivery",
     "settle",
     "settle_loaded",
 ]

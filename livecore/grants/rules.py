@@ -5,9 +5,10 @@ operator force-claim makes it ``claimed``; the expiry sweep makes a pending gran
 ``expired``. Claiming credits every entry to the player's ledger (in a studio-managed game this is the
 platform's record of what it granted; the studio credits its own balances from ``grant.claimed``).
 
-Kinds: a grant of kind ``reward`` holds rewards. An area that builds on grants adds a kind of its own with
-:func:`register_kind` (the crates area's ``crate``, claimed only by opening it): the kind's value, the
-entries its grants hold and their check, the triggers that settle or end it and the refusal of any other.
+Kinds: a grant of kind ``reward`` holds rewards. An area that builds on grants adds a kind of its own
+(:class:`Kind`, declared with :func:`grant_kind`: the crates area's ``crate``, claimed only by opening
+it): the kind's value, the entries its grants hold and their check, the triggers that settle or end it and
+the refusal of any other.
 
 Refusals, in this order: the wrong kind for the trigger (the refusal its kind declares); then claiming a
 claimed grant is 409 ``grant_already_claimed``, an expired one (or one past its ``expiresAt`` that the
@@ -32,8 +33,9 @@ import attrs
 import cattrs
 
 from livecore.api.convert import converter, response_converter
+from livecore.contributions import Contribution, Point, served
 from livecore.economy.rules import check_amount, resource
-from livecore.enums import Value, Values
+from livecore.enums import VALUES, Value, Values
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Entry, Game, ResourceType
 from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED
@@ -55,9 +57,10 @@ class KindEntry:
 
     @classmethod
     def registered_records(cls) -> tuple[builtins.type[KindEntry], ...]:  # ``type`` is the field here
-        """The entry classes the kinds registered (:func:`register_kind`), by their ``type``: what the
-        documents show for a registered kind's entry, rather than this base."""
-        return tuple(_ENTRIES[entry_type] for entry_type in sorted(_ENTRIES))
+        """The entry classes of the served areas' kinds (:func:`grant_kind`), by their ``type``: what the
+        documents show for a kind's entry, rather than this base."""
+        entries = _entries()
+        return tuple(entries[entry_type] for entry_type in sorted(entries))
 
 
 GrantEntry = Entry | KindEntry
@@ -65,8 +68,8 @@ GrantEntry = Entry | KindEntry
 
 
 class EntryType(Values):
-    """What a grant entry gives: a resource of one type, or a registered kind's entry type (registered by
-    :func:`register_kind`)."""
+    """What a grant entry gives: a resource of one type, or the entry type of an area's kind
+    (:func:`grant_kind`)."""
 
     CURRENCY = Value("currency")
     ITEM = Value("item")
@@ -87,8 +90,7 @@ class GrantTrigger(enum.Enum):
 
 
 class GrantKind(Values):
-    """A grant's kind: ``reward``, and the kinds the areas building on grants register
-    (:func:`register_kind`)."""
+    """A grant's kind: ``reward``, and the kinds the areas building on grants declare (:func:`grant_kind`)."""
 
     REWARD = Value("reward")
 
@@ -151,7 +153,7 @@ TRANSITIONS: dict[tuple[GrantStatus, GrantTrigger], GrantStatus] = {
 
 @attrs.frozen
 class Kind:
-    """A kind of grant, as :func:`register_kind` records it."""
+    """A kind of grant: ``reward``, or an area's (:func:`grant_kind`)."""
 
     kind: GrantKind
     #: The entries its grants hold, and their check as a grant is created (``(game, entries) -> entries``).
@@ -162,6 +164,13 @@ class Kind:
     #: The triggers it accepts; any other is refused with ``refusal(grant)`` before its status is looked at.
     triggers: frozenset[GrantTrigger]
     refusal: Callable[[Grant], LivecoreError]
+    #: A trigger only its grants take (opening), with the refusal of it on a grant of another kind.
+    own_trigger: tuple[GrantTrigger, Callable[[Grant], LivecoreError]] | None = None
+
+    @property
+    def entry_type(self) -> str:
+        """The ``type`` its entries name on the wire."""
+        return str(attrs.fields(self.entry).type.default)
 
 
 def _check_rewards(game: Game, rewards: Sequence[Entry]) -> tuple[GrantEntry, ...]:
@@ -181,65 +190,55 @@ def _check_rewards(game: Game, rewards: Sequence[Entry]) -> tuple[GrantEntry, ..
     return tuple(rewards)
 
 
-_KINDS: dict[GrantKind, Kind] = {
-    GrantKind.REWARD: Kind(
-        kind=GrantKind.REWARD,
-        entry=Entry,
-        check=_check_rewards,
-        holds="currency and item entries",
-        # Opening is the trigger of a kind that is opened instead of claimed (:func:`register_kind`).
-        triggers=frozenset(GrantTrigger) - {GrantTrigger.OPEN},
-        refusal=lambda grant: _foreign(grant, GrantTrigger.OPEN),
-    )
-}
-# The refusal of a trigger that a registered kind owns, given a grant of another kind.
-_OWN_TRIGGERS: dict[GrantTrigger, Callable[[Grant], LivecoreError]] = {}
+REWARD_KIND = Kind(
+    kind=GrantKind.REWARD,
+    entry=Entry,
+    check=_check_rewards,
+    holds="currency and item entries",
+    # Opening is the trigger of a kind that is opened instead of claimed (an area's :attr:`Kind.own_trigger`).
+    triggers=frozenset(GrantTrigger) - {GrantTrigger.OPEN},
+    refusal=lambda grant: _foreign(grant, GrantTrigger.OPEN),
+)
+
+KINDS: Point[Kind] = Point("grants.kind")
+"""The kinds of grant the areas building on grants add, declared with :func:`grant_kind`."""
+
+
+def grant_kind(kind: Kind) -> tuple[Contribution[Any], ...]:
+    """What an area declares to add the kind ``kind`` (``Area(contributes=grant_kind(...))``): the kind,
+    and its value and its entries' type among the wire values (:class:`GrantKind`, :class:`EntryType`)."""
+    return (KINDS(kind), VALUES(kind.kind), VALUES(EntryType.own(kind.entry_type)))
+
+
+def _kinds() -> dict[GrantKind, Kind]:
+    return {GrantKind.REWARD: REWARD_KIND, **{kind.kind: kind for kind in served().of(KINDS)}}
+
+
+def _entries() -> dict[str, type[KindEntry]]:
+    return {kind.entry_type: kind.entry for kind in served().of(KINDS) if issubclass(kind.entry, KindEntry)}
 
 
 def _foreign(grant: Grant, trigger: GrantTrigger) -> LivecoreError:
-    refusal = _OWN_TRIGGERS.get(trigger)
-    if refusal is None:  # no registered kind takes the trigger: no command gives it
-        raise AssertionError(f"a {grant.kind} grant does not take {trigger}")
-    return refusal(grant)
-
-
-# A registered kind's entry classes, by their ``type``.
-_ENTRIES: dict[str, type[KindEntry]] = {}
-
-
-def register_kind(
-    value: str,
-    *,
-    entry: type[KindEntry],
-    check: Callable[[Game, Sequence[Any]], tuple[GrantEntry, ...]],
-    holds: str,
-    triggers: frozenset[GrantTrigger],
-    refusal: Callable[[Grant], LivecoreError],
-    own_trigger: tuple[GrantTrigger, Callable[[Grant], LivecoreError]] | None = None,
-) -> GrantKind:
-    """Adds the kind of grant ``value`` (an area that builds on grants, as its module is imported): its
-    grants hold ``entry`` entries (whose ``type`` default names them on the wire, a member of
-    :class:`EntryType` too), checked by ``check`` when a grant is created; ``triggers`` settle or end them,
-    any other is refused with ``refusal``. ``own_trigger`` is a trigger only its grants take (opening),
-    with the refusal of it on a grant of another kind. Answers the kind, a value of :class:`GrantKind`."""
-    if own_trigger is not None:
-        _OWN_TRIGGERS[own_trigger[0]] = own_trigger[1]
-    kind = GrantKind.register(value)
-    entry_type = attrs.fields(entry).type.default
-    EntryType.register(entry_type)
-    _KINDS[kind] = Kind(kind, entry, check, holds, triggers, refusal)
-    _ENTRIES[entry_type] = entry
-    return kind
+    for kind in served().of(KINDS):
+        if kind.own_trigger is not None and kind.own_trigger[0] is trigger:
+            return kind.own_trigger[1](grant)
+    # no served kind takes the trigger: no command gives it
+    raise AssertionError(f"a {grant.kind} grant does not take {trigger}")
 
 
 def kind_of(kind: GrantKind) -> Kind:
     """What the kind of grant ``kind`` holds and takes."""
-    return _KINDS[kind]
+    return _kinds()[kind]
 
 
 def kind_entry(entry_type: str) -> type[KindEntry] | None:
-    """The registered entry class whose ``type`` is ``entry_type``; None for a reward's type."""
-    return _ENTRIES.get(entry_type)
+    """The entry class of the served kind whose entries' ``type`` is ``entry_type``; None for a reward's."""
+    if entry_type in _REWARD_TYPES:  # read without resolving the served areas (docs/client.md)
+        return None
+    return _entries().get(entry_type)
+
+
+_REWARD_TYPES = frozenset(t.value for t in ResourceType)
 
 
 def _structure_entry(converter: cattrs.Converter) -> Callable[[Any, Any], GrantEntry]:
@@ -280,7 +279,7 @@ def _refusal(status: GrantStatus) -> LivecoreError:
 
 def transition(grant: Grant, trigger: GrantTrigger, now: datetime) -> tuple[Grant, bool]:
     """The grant after ``trigger`` and whether it changed state (credit and webhook only then)."""
-    kind = _KINDS[grant.kind]
+    kind = kind_of(grant.kind)
     if trigger not in kind.triggers:
         raise kind.refusal(grant)
     status = effective_status(grant, now) if trigger is not GrantTrigger.EXPIRE else grant.status
@@ -297,7 +296,7 @@ def transition(grant: Grant, trigger: GrantTrigger, now: datetime) -> tuple[Gran
 def validate_entries(game: Game, kind: GrantKind, entries: list[GrantEntry]) -> tuple[GrantEntry, ...]:
     """The entries of a new grant of ``kind``: the kind's own entries, checked by it."""
     ENTRIES.check(entries, "entries")
-    rules = _KINDS[kind]
+    rules = kind_of(kind)
     for i, any_entry in enumerate(entries):
         if not isinstance(any_entry, rules.entry):
             raise invalid_request(

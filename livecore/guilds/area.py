@@ -6,8 +6,15 @@ from datetime import timedelta
 
 from livecore.area import Area
 from livecore.commands import Runtime
+from livecore.enums import VALUES
 from livecore.guilds import api, samples, webhooks
-from livecore.guilds.commands import erase_guilds, hand_on_inactive, merge_guilds
+from livecore.guilds.commands import (
+    GUILD_CREATE_COST,
+    GUILD_HELP_DONATION,
+    erase_guilds,
+    hand_on_inactive,
+    merge_guilds,
+)
 from livecore.guilds.errors import CODES, GUILD_NOT_FOUND
 from livecore.guilds.handlers import HANDLERS
 from livecore.guilds.hooks import GuildSpecs
@@ -45,6 +52,8 @@ def _hand_on(rt: Runtime, game_id: str) -> Step:
 
 AREA = Area(
     name="guilds",
+    # The ledger reasons of its own: a guild's creation cost and a donation to a help request.
+    contributes=(VALUES(GUILD_CREATE_COST), VALUES(GUILD_HELP_DONATION)),
     manifest=(GUILDS,),
     summary="Guilds: membership and roles, join requests, help requests and donations, succession.",
     page="guilds",

@@ -104,8 +104,8 @@ HELP_SOURCE_KIND = "guild_help"
 HELP_REWARD_SOURCE_KIND = "guild_help_reward"
 SWEEP_BATCH = 200  # inactive leaders handed on per transaction of the hourly sweep
 #: The ledger reasons of a guild's debits: what creating one costs, and a donation to a help request.
-GUILD_CREATE_COST = Reason.register("guild_create_cost")
-GUILD_HELP_DONATION = Reason.register("guild_help_donation")
+GUILD_CREATE_COST = Reason.own("guild_create_cost")
+GUILD_HELP_DONATION = Reason.own("guild_help_donation")
 
 
 class GuildsTx(GrantsTx, HasGuilds, HasGuildHelp, Protocol):

@@ -16,17 +16,13 @@ from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.season import SEASON
 from livecore.limits import PAGE
 from livecore.live_events import boards
-from livecore.live_events.commands.attempts import on_finish
+from livecore.live_events.commands.attempts import FINISH
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
 from livecore.store import Transaction
 
 DUE_BATCH = 100  # due periods read at once; each then rolls over on its own
-
-# An event's attempts feed the shared boards it lists: leaderboards build on live events and add the
-# step to them, so live events name nothing of leaderboards.
-on_finish(feed)
 
 
 def rollover(rt: Runtime, game_id: str, period_id: str) -> Task:
@@ -58,6 +54,8 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="leaderboards",
+    # An event's attempts feed the shared boards it lists.
+    contributes=(FINISH(feed),),
     manifest=(LEADERBOARDS,),
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",

@@ -6,8 +6,8 @@ from functools import partial
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.live_events.commands.boards import on_room_board
-from livecore.live_events.commands.steps import on_close, on_progress, on_start
+from livecore.live_events.commands.boards import ROOM_ROWS
+from livecore.live_events.commands.steps import CLOSE, PROGRESS, START
 from livecore.lobbies import api, samples, webhooks
 from livecore.lobbies.boards import lobby_rows
 from livecore.lobbies.commands import (
@@ -28,14 +28,6 @@ from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
 from livecore.scope import Scope
 from livecore.store import Transaction
-
-# Lobbies build on live events: a lobby event's start takes a seat, a progress write may end the lobby's
-# session, the window's close closes its lobbies, and a lobby's board shows its bots. Live events name
-# nothing of lobbies.
-on_start(seat_start)
-on_progress(after_progress)
-on_close(close_lobbies)
-on_room_board(lobby_rows)
 
 
 def _filling(tx: Transaction, rt: Runtime) -> list[Task]:
@@ -58,6 +50,9 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
 
 AREA = Area(
     name="lobbies",
+    # On live events: a lobby event's start takes a seat, a progress write may end the lobby's session, the
+    # window's close closes its lobbies, and a lobby's board shows its bots.
+    contributes=(START(seat_start), PROGRESS(after_progress), CLOSE(close_lobbies), ROOM_ROWS(lobby_rows)),
     manifest=(LOBBY, SUDDEN_DEATH),
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",

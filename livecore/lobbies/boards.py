@@ -1,5 +1,5 @@
 """A lobby's own event board, as the lobbies area reads it for live events
-(``livecore.live_events.commands.boards.on_room_board``): its players' stored entries and its bots',
+(``livecore.live_events.commands.boards.ROOM_ROWS``): its players' stored entries and its bots',
 computed at read time and never stored (a bot's line: :func:`livecore.lobbies.rules.bot_reached`)."""
 
 from __future__ import annotations

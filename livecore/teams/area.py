@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.live_events.commands.steps import on_close, on_score
+from livecore.live_events.commands.steps import CLOSE, SCORE
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.store import Transaction
@@ -17,11 +17,6 @@ from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.season import SEASON
 
-# Teams build on live events: a member's score moving moves its team's, and the window's close
-# finalizes its teams. Live events name nothing of teams.
-on_score(contribute)
-on_close(finalize_teams)
-
 
 def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's team seats and partner invites become ``to``'s (one seat per
@@ -31,6 +26,8 @@ def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to
 
 AREA = Area(
     name="teams",
+    # On live events: a member's score moving moves its team's, and the window's close finalizes its teams.
+    contributes=(SCORE(contribute), CLOSE(finalize_teams)),
     manifest=(TEAMS,),
     summary="Event teams: rosters, partner invites, team scores, milestones and goals.",
     page="events",

@@ -12,6 +12,8 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from livecore import areas as core_areas
 from livecore.api.convert import make_converter
+from livecore.area import Area
+from livecore.contributions import Contributions, served
 from livecore.games import GameSettings, SettingsKey
 from livecore.ratelimit import BucketName
 from livecore.scope import Environment, Permission, Scope
@@ -21,38 +23,36 @@ from livecore.section import Section
 settings_converter = make_converter(camel_case=False, forbid_extra_keys=False)
 
 
-#: The manifest sections of the areas this process serves: the built-in ones, and a studio's once a store
-#: serving it is made (:func:`serve_sections`), so that a game's settings hold its sections' values when
-#: they are stored and read back.
-_SERVED: list[Section] = list(core_areas.sections())
-
-
-def serve_sections(sections: Iterable[Section]) -> None:
-    """Store and read back the game's settings of ``sections`` too (a studio's area's, beside the built-in
-    ones')."""
-    new = [section for section in sections if section not in _SERVED]
-    if new:
-        _SERVED.extend(new)
-        _area_keys.cache_clear()
-        _part_keys.cache_clear()
-
-
 def _game_keys(sections: Iterable[Section]) -> tuple[SettingsKey[Any], ...]:
     """The keys the game's own sections hold their settings under (:attr:`livecore.section.Section.holds`)."""
     return tuple(s.holds for s in sections if s.holds is not None and s.within is None)
 
 
+def _served_sections() -> tuple[Section, ...]:
+    """The manifest sections of the areas this process serves (:func:`livecore.contributions.served`): the
+    built-in ones, and a studio's once registered, so that a game's settings hold its sections' values when
+    they are stored and read back."""
+    return _sections_of(served())
+
+
 @functools.cache
+def _sections_of(areas: Contributions) -> tuple[Section, ...]:
+    return core_areas.sections(typing.cast("tuple[Area, ...]", areas.areas))
+
+
 def _area_keys() -> tuple[SettingsKey[Any], ...]:
     """The keys the served areas hold their settings under."""
-    return _game_keys(_SERVED)
+    return _game_keys(_served_sections())
+
+
+def _part_keys() -> dict[type, tuple[Section, ...]]:
+    """The records holding parts other areas add (an event's settings: its lobby, its teams; a resource:
+    its gift fields), each with its served parts' sections: those ``within`` its section."""
+    return _parts_within(_served_sections())
 
 
 @functools.cache
-def _part_keys() -> dict[type, tuple[Section, ...]]:
-    """The records holding parts other areas add (an event's settings: its lobby, its teams; a resource:
-    its gift fields), each with its registered parts' sections: those ``within`` its section."""
-    sections = tuple(_SERVED)
+def _parts_within(sections: tuple[Section, ...]) -> dict[type, tuple[Section, ...]]:
     own = typing.get_type_hints(GameSettings)
     held: dict[type, tuple[Section, ...]] = {}
     for holder in sections:
@@ -130,8 +130,10 @@ _read_own_settings = make_dict_structure_fn(
 )
 
 
-#: The keys of the built-in areas' sections, each stored at its default when a game has none.
-_BUILT_IN_KEYS = _game_keys(core_areas.sections())
+@functools.cache
+def _built_in_keys() -> tuple[SettingsKey[Any], ...]:
+    """The keys of the built-in areas' sections, each stored at its default when a game has none."""
+    return _game_keys(core_areas.sections())
 
 
 def _unstructure_settings(settings: GameSettings) -> dict[str, Any]:
@@ -139,7 +141,8 @@ def _unstructure_settings(settings: GameSettings) -> dict[str, Any]:
     built-in area's (at its default when the game has none), as the settings record had them as fields,
     and those of a studio's area the game holds."""
     stored = _own_settings(settings)
-    for key in (*_BUILT_IN_KEYS, *(key for key in settings.sections if key not in _BUILT_IN_KEYS)):
+    built_in = _built_in_keys()
+    for key in (*built_in, *(key for key in settings.sections if key not in built_in)):
         stored[key.name] = settings_converter.unstructure(settings.of(key), key.kind)
     return stored
 

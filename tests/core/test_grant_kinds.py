@@ -1,6 +1,6 @@
-"""Grants as a host (docs/grants.md): the kinds of grant and the records a grant delivers are registered by
-the areas that own them, and what they add to grants is the wire the contract pins, whatever order the areas
-are imported in."""
+"""Grants as a host (docs/grants.md): the kinds of grant and the records a grant delivers are declared by
+the areas that own them (livecore/contributions.py), and what they add to grants is the wire the contract
+pins, whatever order the areas are imported in."""
 
 from __future__ import annotations
 
@@ -13,18 +13,20 @@ import orjson
 import pytest
 
 from livecore.api.convert import converter
-from livecore.api.route import Route, Surface, add_refusals, refusals
+from livecore.api.route import REFUSALS, Refusals, Route, Surface, refusals
+from livecore.area import Area
+from livecore.areas import registered
 from livecore.crates.errors import CRATE_MUST_BE_OPENED
 from livecore.crates.rules import CRATE, CrateEntry
 from livecore.economy.rules import Reason
-from livecore.enums import Value, Values
+from livecore.enums import VALUES, Value, Values
 from livecore.errors import Code
 from livecore.gifts.errors import GIFT_ALREADY_CLAIMED, GIFT_EXPIRED
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT, RewardEntry
 from livecore.grants.rules import EntryType, GrantKind, GrantTrigger, kind_entry, kind_of
 
 
-def test_the_crates_register_the_crate_kind_and_its_entries_after_the_grants_own() -> None:
+def test_the_crates_declare_the_crate_kind_and_its_entries_after_the_grants_own() -> None:
     assert GrantKind.listed() == ("reward", "crate")
     assert EntryType.listed() == ("currency", "item", "crate")
     assert GrantKind("crate") is CRATE and kind_entry("crate") is CrateEntry
@@ -41,12 +43,18 @@ def test_the_areas_building_on_grants_complete_the_refusals_of_the_claim_and_the
 def test_refusals_added_follow_the_route_s_own_by_value_whatever_the_order_they_are_added_in() -> None:
     own, late, early = Code("own_refusal", 409), Code("zebra_refused", 409), Code("alpha_refused", 410)
     route = Route(name="t.r", surface=Surface.SDK, method="POST", path="/t", summary="T.", errors=(own,))
-    add_refusals((route,), (late,))
-    add_refusals((route,), (early, late, own))
+    assert refusals(route) == (own,)
+    adding = Area(
+        name="refusing",
+        summary="Adds refusals.",
+        page="refusing",
+        contributes=(REFUSALS(Refusals((route,), (late,))), REFUSALS(Refusals((route,), (early, late, own)))),
+    )
+    registered((adding,))
     assert refusals(route) == (own, early, late) and route.errors == (own,)
 
 
-def test_the_ledger_reasons_of_gifts_and_guilds_are_registered_by_them_with_their_stored_strings() -> None:
+def test_the_ledger_reasons_of_gifts_and_guilds_are_declared_by_them_with_their_stored_strings() -> None:
     from livecore.gifts.commands import GIFT_COST
     from livecore.guilds.commands import GUILD_CREATE_COST, GUILD_HELP_DONATION
 
@@ -56,15 +64,19 @@ def test_the_ledger_reasons_of_gifts_and_guilds_are_registered_by_them_with_thei
     assert Reason.listed()[:2] == (Reason.GRANT, Reason.SERVER_CREDIT)  # the declared ones first
 
 
-def test_a_value_registered_again_is_the_same_value_and_one_never_registered_is_refused() -> None:
+def test_a_value_an_area_declares_is_read_once_it_is_served_and_one_never_declared_is_refused() -> None:
     class Colour(Values):
         RED = Value("red")
 
-    blue = Colour.register("blue")
-    amber = Colour.register("amber")
-    assert Colour.register("blue") is blue is Colour("blue") and Colour.RED is Colour("red")
+    blue, amber = Colour.own("blue"), Colour.own("amber")
+    with pytest.raises(ValueError, match="blue"):
+        Colour("blue")  # owned, but no served area declares it yet
+    registered(
+        (Area(name="colours", summary="C.", page="colours", contributes=(VALUES(blue), VALUES(amber))),)
+    )
+    assert Colour("blue") is blue is Colour.own("blue") and Colour.RED is Colour("red")
     assert blue == "blue" and blue.value == "blue" and type(blue.value) is str
-    assert Colour.listed() == (Colour.RED, amber, blue)  # declared, then registered by value
+    assert Colour.listed() == (Colour.RED, amber, blue)  # its own, then the areas' by value
     with pytest.raises(ValueError, match="crimson"):
         Colour("crimson")
     with pytest.raises(ValueError, match="must be one of red, amber, blue"):
@@ -72,7 +84,7 @@ def test_a_value_registered_again_is_the_same_value_and_one_never_registered_is_
     assert converter.structure("amber", Colour) is amber
 
 
-def test_a_stored_or_sent_kind_reads_back_as_the_registered_value() -> None:
+def test_a_stored_or_sent_kind_reads_back_as_the_declared_value() -> None:
     assert pickle.loads(pickle.dumps(CRATE)) is CRATE
     assert copy.deepcopy(GrantKind.REWARD) is GrantKind.REWARD
     assert orjson.dumps({"kind": CRATE}) == b'{"kind":"crate"}'

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-import livecore.areas  # noqa: F401  (the areas add their parts as they register)
 from livecore.api.convert import make_converter, unstructure
 from livecore.api.openapi import build_documents
-from livecore.api.parts import add_part
+from livecore.api.parts import Part
 from livecore.api.route import Surface
 from livecore.api.views import IdentityView
 from livecore.friends.api import FriendRow, SuggestionRow
@@ -49,4 +48,4 @@ def test_the_openapi_documents_list_a_part_s_fields_in_the_record() -> None:
 
 def test_a_record_without_parts_takes_none() -> None:
     with pytest.raises(TypeError, match="SuggestionRow declares no parts field"):
-        add_part(SuggestionRow, PartKey("gift", GiftRow, GiftRow()))
+        Part(SuggestionRow, PartKey("gift", GiftRow, GiftRow()))

@@ -1,8 +1,10 @@
-"""A client-only process reads the wire as a server's does (docs/client.md#what-a-client-alone-reads).
+"""A process that imports any one public module reads the wire as a server's does
+(docs/client.md#what-a-client-alone-reads).
 
-An area adds to the records of the areas it builds on as its modules load: the gifts a field of the friend
-row (``giftCooldownUntil``), the crates a kind of grant and an entry type (``crate``). A server loads every
-area with the core's registry (``livecore.areas``); a client loads only the wire declarations it names.
+An area adds to the records of the areas it builds on in its declaration: the gifts a field of the friend
+row (``giftCooldownUntil``), the crates a kind of grant and an entry type (``crate``), the gifts and guilds
+ledger reasons. A server loads every area with the core's registry (``livecore.areas``); a client, or a
+script of the core, loads only the modules it names.
 Each check runs in a fresh interpreter from this checkout, once with only the client (or its models, or
 its webhooks) imported and once with ``livecore.areas`` imported first, and compares what the two read.
 What each process runs after its imports is in tests/packaging/fresh_support.py.
@@ -45,6 +47,9 @@ IMPORTS = [
     "from livecore_client import AdminClient",
     "import livecore_client.models",
     "from livecore_client import construct_event",
+    # The core's wire declarations that hold what other areas add (a friend row's part, grant entries,
+    # ledger reasons), each alone.
+    *(f"import livecore.{name}" for name in ("friends.api", "grants.api", "economy.api", "webhooks.samples")),
 ]
 
 
@@ -145,6 +150,7 @@ def test_a_client_alone_reads_what_the_areas_add_to_its_answers(method: str) -> 
 @pytest.mark.parametrize(
     "statement",
     [
+        "from livecore.grants.api import RewardEntry",
         "from livecore_client.models import RewardEntry",
         *(
             f"from livecore_client import {client}\nfrom livecore.grants.api import RewardEntry"
@@ -156,6 +162,25 @@ def test_a_crate_entry_is_made_with_only_a_client_loaded(statement: str) -> None
     made = "RewardEntry(type='crate', key='gem-box', amount=1)"
     given = fresh(f"{statement}\nimport json\nprint(json.dumps(repr({made})))")
     assert given == "RewardEntry(type=EntryType('crate'), key='gem-box', amount=1, parameters=None)"
+
+
+VALUES = """
+import json
+from livecore.crates.rules import CRATE
+from livecore.economy.rules import Reason
+from livecore.grants.rules import EntryType, GrantKind, kind_entry, kind_of
+print(json.dumps({
+    "sets": [[v.value for v in c.listed()] for c in (EntryType, GrantKind, Reason)],
+    "read": [repr(Reason("gift_cost")), repr(GrantKind("crate")), str(kind_entry("crate"))],
+    "crate": sorted(t.value for t in kind_of(CRATE).triggers),
+}))
+"""
+
+
+def test_every_entry_type_kind_and_reason_reads_as_with_every_area_loaded() -> None:
+    alone, with_areas = _alone_and_with_the_areas(VALUES)
+    assert "crate" in with_areas["sets"][0] and "guild_help_donation" in with_areas["sets"][2]
+    assert alone == with_areas
 
 
 # --- the webhook deliveries --------------------------------------------------------------------------------

@@ -1,15 +1,16 @@
 """How an attempt ends, whatever ends it (docs/events.md#attempts): its time runs out, its window or its
 lobby closes, or it completes. Shared by the live-event and the lobby commands.
 
-An area that builds on live events adds what a finishing attempt does there with :func:`on_finish`
-when it is registered (the shared leaderboards take the score of an event that feeds them): live events
-name no area that builds on them."""
+An area that builds on live events adds what a finishing attempt does there at :data:`FINISH`, in its
+declaration (the shared leaderboards take the score of an event that feeds them): live events name no area
+that builds on them."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from livecore.commands import Runtime, emit
+from livecore.contributions import Point
 from livecore.live_events.attempts import Attempt, AttemptTrigger, transition
 from livecore.live_events.commands.boards import BoardsTx
 from livecore.live_events.settings import EventSettings
@@ -20,7 +21,7 @@ from livecore.store import HasAttempts, HasLeaderboards, HasWindows
 
 
 class AttemptsTx(BoardsTx, HasWindows, HasAttempts, HasLeaderboards, Protocol):
-    """The ports these commands and the steps registered with :func:`on_finish` use."""
+    """The ports these commands and the steps added at :data:`FINISH` use."""
 
 
 class FinishStep(Protocol):
@@ -38,15 +39,9 @@ class FinishStep(Protocol):
     ) -> None: ...
 
 
-# By the step's dotted name, in the order added: a module imported again (a reload) replaces its step
-# rather than adding a second one, which would feed a board twice.
-_FINISH_STEPS: dict[str, FinishStep] = {}
-
-
-def on_finish(step: FinishStep) -> FinishStep:
-    """Adds ``step`` to what every finishing attempt does, after the steps added before it."""
-    _FINISH_STEPS[f"{step.__module__}.{getattr(step, '__qualname__', repr(step))}"] = step
-    return step
+FINISH: Point[FinishStep] = Point("live_events.finish")
+"""What every finishing attempt does besides its own end: each area's step, declared
+``Area(contributes=(FINISH(step),))``, in the areas' order."""
 
 
 def expire(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attempt:
@@ -60,9 +55,9 @@ def expire(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Attem
 
 def finished(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> None:
     """What every finishing attempt does (completed, force-completed, expired), once: the steps the
-    areas building on live events registered (:func:`on_finish`)."""
+    areas building on live events added (:data:`FINISH`)."""
     window = tx.windows.get(attempt.game_id, attempt.window_id)
     player = tx.players.by_id(attempt.player_id)
     assert window is not None and player is not None
-    for step in _FINISH_STEPS.values():
+    for step in rt.contributions.of(FINISH):
         step(tx, rt, scope, window.settings, player, attempt)

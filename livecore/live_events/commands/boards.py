@@ -2,7 +2,7 @@
 client reads and what the live stream sends (rules: ``livecore.live_events.boards``).
 
 A room's board (a lobby's: ``Board.lobby_id`` set) is read whole, as the area seating the room says
-(:func:`on_room_board`): a lobby's also shows its bots, computed at read time and never stored. It is
+(:data:`ROOM_ROWS`): a lobby's also shows its bots, computed at read time and never stored. It is
 small (at most the room's seats), so pages, ranks and the finalized top are read from that list
 (``livecore.live_events.boards.listed``). Ranks count the bots; rank rewards go to players only."""
 
@@ -14,6 +14,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
+from livecore.contributions import Point, served
 from livecore.errors import LivecoreError, invalid_request
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
@@ -112,21 +113,13 @@ class RoomRows(Protocol):
     def __call__(self, tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]: ...
 
 
-# The one reader of rooms' boards, by its dotted name (a module imported again replaces it).
-_ROOM_ROWS: dict[str, RoomRows] = {}
-
-
-def on_room_board(reader: RoomRows) -> RoomRows:
-    """Sets how a room's board is read whole; the area that seats rooms sets it where it declares
-    itself."""
-    _ROOM_ROWS.clear()
-    _ROOM_ROWS[f"{reader.__module__}.{getattr(reader, '__qualname__', repr(reader))}"] = reader
-    return reader
+ROOM_ROWS: Point[RoomRows] = Point("live_events.room_rows")
+"""How a room's board is read whole: the area that seats rooms declares its one reader here."""
 
 
 def room_rows(tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
     """A room's board (``board.lobby_id`` set) whole at ``now`` (:class:`RoomRows`)."""
-    (reader,) = _ROOM_ROWS.values()
+    (reader,) = served().of(ROOM_ROWS)
     return reader(tx, board, now)
 
 
@@ -276,6 +269,7 @@ def merge_entries(tx: HasBoards, from_id: str, to: Player) -> None:
 
 
 __all__ = [
+    "ROOM_ROWS",
     "BoardPage",
     "BoardsTx",
     "ReadTx",
@@ -284,7 +278,6 @@ __all__ = [
     "finalize_board",
     "get_board",
     "merge_entries",
-    "on_room_board",
     "ranking",
     "read_board",
     "record_score",

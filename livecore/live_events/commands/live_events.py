@@ -203,7 +203,7 @@ def start(
 ) -> Attempt | Held[Any]:
     """Start an attempt in the event's open window (refusals: ``livecore.live_events.attempts``). ``country``
     is the one the request's address resolves to; ``playerContext.country`` wins over it. An area that
-    seats the event's players is asked first (``livecore.live_events.commands.steps.on_start``: a lobby
+    seats the event's players is asked first (``livecore.live_events.commands.steps.START``: a lobby
     event's seat): it may hold the start back (a lobby that forms: 202 ``lobby_forming``, nothing
     charged), else the attempt plays on its room's board."""
     game = load_game(tx, scope)

@@ -1,29 +1,25 @@
-"""What the areas that build on live events add to its commands, registered by those areas: live events
-name none of them.
+"""What the areas that build on live events add to its commands, declared by those areas
+(``Area(contributes=(SCORE(step),))``, :mod:`livecore.contributions`): live events name none of them.
 
 An event may be played in rooms (the lobbies area seats a start in a lobby, which has a board of its
 own) or in teams (the teams area keeps a team's score from its members' attempts). Each such area adds
-its steps where it declares itself:
+its steps where it declares itself, at these points, run in the areas' order:
 
-- :func:`on_start`: where a start plays, before anything is charged: a :class:`Room`, or a start
+- :data:`START`: where a start plays, before anything is charged: a :class:`Room`, or a start
   :class:`Held` back (committed, answered 202), or None when the event is not the area's;
-- :func:`on_score`: the player's score in a window moved (a progress write, a force-complete);
-- :func:`on_progress`: after a progress write, in its transaction;
-- :func:`on_close`: a window closes, after its attempts expired and before its boards are finalized.
-
-Steps are kept by their dotted name, in the order added, as
-:func:`~livecore.live_events.commands.attempts.on_finish` keeps its own: a module imported again replaces
-its step rather than adding a second one.
+- :data:`SCORE`: the player's score in a window moved (a progress write, a force-complete);
+- :data:`PROGRESS`: after a progress write, in its transaction;
+- :data:`CLOSE`: a window closes, after its attempts expired and before its boards are finalized.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
 from livecore.commands import Runtime
+from livecore.contributions import Point
 from livecore.errors import LivecoreError
 from livecore.live_events.attempts import Attempt, HeldStart
 from livecore.live_events.commands.attempts import AttemptsTx
@@ -88,41 +84,17 @@ class CloseStep(Protocol):
     def __call__(self, tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None: ...
 
 
-_START: dict[str, StartStep] = {}
-_SCORE: dict[str, ScoreStep] = {}
-_PROGRESS: dict[str, ProgressStep] = {}
-_CLOSE: dict[str, CloseStep] = {}
-
-
-def _name(step: Callable[..., Any]) -> str:
-    return f"{step.__module__}.{getattr(step, '__qualname__', repr(step))}"
-
-
-def on_start(step: StartStep) -> StartStep:
-    _START[_name(step)] = step
-    return step
-
-
-def on_score(step: ScoreStep) -> ScoreStep:
-    _SCORE[_name(step)] = step
-    return step
-
-
-def on_progress(step: ProgressStep) -> ProgressStep:
-    _PROGRESS[_name(step)] = step
-    return step
-
-
-def on_close(step: CloseStep) -> CloseStep:
-    _CLOSE[_name(step)] = step
-    return step
+START: Point[StartStep] = Point("live_events.start")
+SCORE: Point[ScoreStep] = Point("live_events.score")
+PROGRESS: Point[ProgressStep] = Point("live_events.progress")
+CLOSE: Point[CloseStep] = Point("live_events.close")
 
 
 def seated(
     tx: StepsTx, rt: Runtime, scope: Scope, window: Window, player: Player, values: dict[str, str | None]
 ) -> Room | Held[Any] | None:
     """The first answer of the start steps; None: the start plays on the board of its segment."""
-    for step in _START.values():
+    for step in rt.contributions.of(START):
         answer = step(tx, rt, scope, window, player, values)
         if answer is not None:
             return answer
@@ -130,22 +102,26 @@ def seated(
 
 
 def scored(tx: StepsTx, rt: Runtime, scope: Scope, player: Player, window: Window) -> None:
-    for step in _SCORE.values():
+    for step in rt.contributions.of(SCORE):
         step(tx, rt, scope, player, window)
 
 
 def progressed(tx: StepsTx, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt) -> Attempt:
-    for step in _PROGRESS.values():
+    for step in rt.contributions.of(PROGRESS):
         attempt = step(tx, rt, scope, event, attempt)
     return attempt
 
 
 def closing(tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None:
-    for step in _CLOSE.values():
+    for step in rt.contributions.of(CLOSE):
         step(tx, rt, scope, window)
 
 
 __all__ = [
+    "CLOSE",
+    "PROGRESS",
+    "SCORE",
+    "START",
     "CloseStep",
     "Held",
     "HeldStart",
@@ -155,10 +131,6 @@ __all__ = [
     "StartStep",
     "StepsTx",
     "closing",
-    "on_close",
-    "on_progress",
-    "on_score",
-    "on_start",
     "progressed",
     "scored",
     "seated",
