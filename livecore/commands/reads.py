@@ -1,7 +1,7 @@
 """What a write will read, declared by its command before it runs.
 
 A store may read all of it ahead for several writes at once (PostgreSQL reads a commit group's reads in
-one round trip: docs/architecture.md, "Reads ahead of a group"); a store that does not simply ignores
+one round trip: docs/architecture.md, "Reads ahead of a write"); a store that does not simply ignores
 it. A declaration only names keys: the command still reads through its ports, and gets the same
 answer either way.
 

@@ -11,7 +11,7 @@ VALUES (...), (...)`` per table. Each insert is declared by its parts (:class:`~
 columns, conflict clause), so nothing here reads SQL text. (One array per column through ``unnest``
 would keep one statement text whatever the number of rows, but psycopg builds array parameters in
 Python: it cost twice the client time of the rows it replaced, where multi-row VALUES cost 0.6 of it;
-docs/architecture.md.)
+benchmarks/MEASUREMENTS.md.)
 
 What makes that exact: the statements it reorders are inserts into :data:`BATCHED_TABLES` only, which
 have no foreign key to one another (theirs point to players and games, never held back) and no

@@ -43,7 +43,7 @@ class KeyRead:
 # length and of a parameter at 10, so a custom plan always looked cheaper than the generic one and every
 # run was planned anew (planning cost about as much as running), where a recordset counts 100 rows either
 # way and the generic plan is kept after PostgreSQL's first five custom ones. And psycopg builds array
-# parameters in Python, where the JSON is one string (measured in docs/architecture.md).
+# parameters in Python, where the JSON is one string (measured in benchmarks/MEASUREMENTS.md).
 def key_read(columns: str, sql: str) -> KeyRead:
     """``columns``: ``"name type, ..."`` of a key; ``sql`` takes them from ``{keys}`` (alias ``k``)."""
     names = tuple(column.split()[0] for column in columns.split(","))

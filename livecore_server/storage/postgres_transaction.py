@@ -188,7 +188,7 @@ class PostgresTransaction(SqlTransaction, Served):
         # One cursor for all of them: nobody reads their results, and a cursor per statement costs psycopg
         # about half as much work again per statement. A raw one: psycopg converts a %s statement of more
         # than 50 parameters (the inserts sent together) anew each time, which costs more than sending it
-        # (both measured in docs/architecture.md).
+        # (both measured in benchmarks/MEASUREMENTS.md).
         if self._writer is None:
             self._writer = psycopg.RawCursor(self.conn)
         self._writer.execute(_numbered(statement), params)
