@@ -13,12 +13,16 @@ What a point holds is resolved for a set of areas (:class:`Contributions`):
 - the process's (:func:`served`), for what is read without a runtime (the wire converters, a client, the
   documents): the built-in areas, resolved the first time a point is read, and every studio area registered
   since (:func:`livecore.areas.registered`).
+
+The built-in areas are found through the package's entry point ``livecore`` / ``areas`` (pyproject.toml),
+as Datasette and pytest find their plugins: the list is the top layer of the core, which imports every area,
+and this module stands below them all.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
+from importlib.metadata import entry_points
 from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
@@ -88,12 +92,23 @@ def served() -> Contributions:
         return Contributions(_served or ())
     _resolving = True
     try:
-        built_in = importlib.import_module("livecore.areas").BUILT_IN
+        built_in = _built_in()
     finally:
         _resolving = False
     _served = [*built_in, *(area for area in _served or () if area not in built_in)]
     _resolved = Contributions(_served)
     return _resolved
+
+
+def _built_in() -> tuple[Contributes, ...]:
+    found = entry_points(group="livecore", name="areas")
+    if not found:
+        raise RuntimeError(
+            "livecore's built-in areas are not found: the package's metadata (its entry point livecore/areas)"
+            " is missing; install it (pip install -e . in a checkout)"
+        )
+    areas: tuple[Contributes, ...] = next(iter(found)).load()
+    return areas
 
 
 def serve(areas: Iterable[Contributes]) -> None:
