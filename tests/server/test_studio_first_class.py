@@ -164,3 +164,34 @@ def test_the_areas_admin_route_is_an_mcp_tool_for_the_roles_its_action_allows() 
 
     assert [t.name for t in tools_for(tools, caller(Role.GAME_DEBUGGER))] == ["bounties_note"]
     assert tools_for(tools, caller(Role.VIEWER)) == []
+
+
+THREADED = """
+studio = "acme"
+
+[games.g]
+name = "G"
+
+[games.g.bounties]
+enabled = true
+reward = 2
+
+[games.g.api_keys.client]
+env = "test"
+permission = "client_sdk"
+
+[games.g.api_keys.server]
+env = "test"
+permission = "server_integration"
+"""
+
+
+def test_served_in_a_thread_the_section_and_the_after_check_apply(db_url: str) -> None:
+    from livecore_server.testing import served
+
+    with served(THREADED, db=db_url, areas=[PACKAGE]) as server:
+        server.register("ada")
+        status, body = server.call("POST", "/sdk/v1/players/unlucky/register")
+        assert (status, body["error"]["code"]) == (409, "bounty_refused")
+        games = server.services.store.run(lambda tx: tx.games.every(), write=False)
+        assert [g.settings.of(BOUNTIES) for g in games] == [BountySettings(enabled=True, reward=2)]
