@@ -1,11 +1,13 @@
 """Checks a studio's own area adds to built-in commands, on pluggy.
 
-A check runs inside the command's transaction, after the command's own refusals and before it writes
-anything. It refuses by raising :class:`~livecore.errors.LivecoreError`, with a code of its area
-(:class:`~livecore.errors.Code`, declared in :attr:`livecore.area.Area.errors`) or a built-in one: the
-command then applies nothing and emits nothing, and the server answers in the error envelope, as for
-every refusal. A check that returns lets the command go on. Checks read through the transaction; what
-they write commits with the command.
+A check runs inside the command's transaction: a ``before_`` check after the command's own refusals and
+before it writes anything, an ``after_`` check once the command has written and emitted everything (it
+sees the records as written, and may write its own). Either refuses by raising
+:class:`~livecore.errors.LivecoreError`, with a code of its area (:class:`~livecore.errors.Code`, declared
+in :attr:`livecore.area.Area.errors`) or a built-in one: the whole transaction then rolls back, so the
+command applies nothing and emits nothing, and the server answers in the error envelope, as for every
+refusal. A check that returns lets the command go on. Checks read through the transaction; what they
+write commits with the command.
 
 Each area declares the checks its own commands accept, as a class of ``@hookspec`` methods in its
 ``hooks.py`` (:attr:`livecore.area.Area.hookspecs`; docs/extending.md lists them). Every check receives

@@ -21,10 +21,13 @@ Rules:
 - The body is read only after the signature checks out. A body that is not UTF-8, not JSON, or not the
   envelope shape is an :class:`InvalidPayloadError`.
 - ``data`` is a typed class for every kind in :data:`PAYLOAD_TYPES` and a plain ``dict`` for other kinds, so a
-  new kind never breaks an older client. The classes are the service's own payload classes from
-  ``livecore.webhooks`` (re-exported here), the same ones its commands build and serialise. Unknown fields are
-  ignored because the contract (docs/reference/conventions.md#versioning-and-deprecation) lets new optional
-  fields land in v1 without notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
+  new kind never breaks an older client. A studio's own areas' kinds are typed too when their declarations
+  are passed, ``construct_event(..., areas=[QUESTS])`` (each :attr:`livecore.area.Area.webhooks`): passed,
+  not registered, so a process reads exactly the kinds it is given. The classes are the service's own
+  payload classes from ``livecore.webhooks`` (re-exported here), the same ones its commands build and
+  serialise. Unknown fields are ignored because the contract
+  (docs/reference/conventions.md#versioning-and-deprecation) lets new optional fields land in v1 without
+  notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
 - A crate grant's entries (in ``grant.*`` of kind ``crate``, and ``crate.opened``'s ``crates``) read as
   :class:`CrateEntry`, the entry type the crates area declares (docs/client.md#what-a-client-alone-reads).
 """
@@ -32,9 +35,9 @@ Rules:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import cattrs
@@ -134,6 +137,9 @@ from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANC
 
 from .errors import LivecoreClientError
 
+if TYPE_CHECKING:
+    from livecore.area import Area
+
 __all__ = [
     "DEFAULT_FUTURE_TOLERANCE",
     "DEFAULT_TOLERANCE",
@@ -225,6 +231,7 @@ __all__ = [
     "WindowClosed",
     "WindowOpened",
     "construct_event",
+    "payload_types",
     "verify",
 ]
 
@@ -388,9 +395,14 @@ def construct_event(
     tolerance: int = DEFAULT_TOLERANCE,
     future_tolerance: int = DEFAULT_FUTURE_TOLERANCE,
     now: int | None = None,
+    areas: Iterable[Area] = (),
 ) -> WebhookEvent:
     """:func:`verify`, then read the envelope. Raises :class:`WebhookSignatureError` subclasses, or
-    :class:`InvalidPayloadError` for an authentic body that is not a webhook envelope."""
+    :class:`InvalidPayloadError` for an authentic body that is not a webhook envelope. ``areas``: a
+    studio's own areas, whose kinds (:attr:`livecore.area.Area.webhooks`) are read into their payload
+    classes as the built-in kinds are; a kind a built-in area or another of them declares already is a
+    ``ValueError``."""
+    kinds = payload_types(areas)
     verify(payload, header, secret, tolerance=tolerance, future_tolerance=future_tolerance, now=now)
     body = _decode(payload)
     try:
@@ -398,7 +410,7 @@ def construct_event(
     except (cattrs.BaseValidationError, ValueError, TypeError) as exc:
         raise _shape_error(exc, "") from None
     data: WebhookData | dict[str, Any] = envelope.data
-    payload_type = PAYLOAD_TYPES.get(envelope.event_name)
+    payload_type = kinds.get(envelope.event_name)
     if payload_type is not None:
         try:
             data = response_converter.structure(envelope.data, payload_type)
@@ -414,6 +426,17 @@ def construct_event(
         data=data,
         raw=body,
     )
+
+
+def payload_types(areas: Iterable[Area] = ()) -> dict[str, type[WebhookPayload]]:
+    """:data:`PAYLOAD_TYPES` and the kinds of ``areas`` (a studio's own), each with its class."""
+    kinds = dict(PAYLOAD_TYPES)
+    for area in areas:
+        for cls in area.webhooks:
+            if cls.KIND in kinds:
+                raise ValueError(f"area {area.name}: webhook kind {cls.KIND} is declared twice")
+            kinds[cls.KIND] = cls
+    return kinds
 
 
 def _decode(payload: bytes) -> dict[str, Any]:

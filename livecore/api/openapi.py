@@ -44,6 +44,7 @@ from typing import Any, Literal
 import attrs
 import orjson
 
+from livecore.api.area_action import AnyAction, roles_of
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
@@ -77,12 +78,10 @@ from livecore.limits import (
     rule_of,
 )
 from livecore.operators.rules import (
-    ALLOWED,
     CSRF_HEADER,
     DASHBOARD_ONLY,
     PERSONAL_KEY_PREFIX,
     SESSION_COOKIE,
-    Action,
     Role,
 )
 from livecore.players.errors import PLAYER_SECRET_INVALID
@@ -414,11 +413,11 @@ def _key_source(route: Route) -> str:
     return "`Idempotency-Key` header"
 
 
-def _allowed(action: Action | None) -> str:
+def _allowed(action: AnyAction | None) -> str:
     """Who may take a member route's ``action``, in words, for its description."""
     if action is None:
         return ""
-    roles = ALLOWED[action]
+    roles = roles_of(action)
     named = ", ".join(f"`{role.value}`" for role in Role if role in roles)
     if roles == frozenset(Role):
         named = "every role"

@@ -62,6 +62,7 @@ from livecore.errors import Code
 from livecore.hooks import PROJECT
 from livecore.limits import duration
 from livecore.schedule import Job
+from livecore.section import Section
 from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = [
@@ -529,12 +530,55 @@ def _job_text(job: Job) -> str:
     return "when its time comes, as the state says (looked at by every process)"
 
 
+def _section_place(section: Section) -> str:
+    if section.within is None:
+        return f"Its table: `[games.<key>.{section.key}]`."
+    if section.flat:
+        return f"Its fields sit in each `{section.within}` table of a game, beside that table's own."
+    return f"Its table: `{section.key}`, in each `{section.within}` table of a game."
+
+
+def _manifest_table(ctx: _Context, cls: type) -> str:
+    """A manifest record's fields as the manifest spells them (snake_case), with their types and
+    defaults."""
+    rows = ["| Field | Type | Required | Default |", "|---|---|---|---|"]
+    for field, hint in wire_fields(cls):
+        type_text = ctx.type_text(ctx.schemas.schema(hint, "input"), STUDIO_PAGE)
+        if description := field.metadata.get("description"):
+            type_text += f"; {description}"
+        required = field.default is attrs.NOTHING
+        default = "" if required else _default_text(field.default)
+        rows.append(f"| `{field.name}` | {type_text} | {'yes' if required else 'no'} | {default} |")
+    return "\n".join(rows)
+
+
+def _manifest_block(ctx: _Context, sections: Sequence[Section]) -> str:
+    """The typed sections of a studio's areas (:attr:`livecore.area.Area.manifest`): where each sits in a
+    game's manifest, its fields, and the records nested in them, each on this page."""
+    for section in sections:
+        ctx.schemas.collect(section.record, "input")
+    tops = [ctx._model(cls, "input") for section in sections for cls in _models_in(section.record)]
+    nested = list(dict.fromkeys(m for top in tops for m in ctx._nested(top) if m not in tops))
+    for model in (*tops, *nested):
+        ctx.home.setdefault(model.name, STUDIO_PAGE)
+    parts = []
+    for section in sections:
+        parts.append(f"### `{section.key}`\n\n{_section_place(section)}")
+        if typing.get_origin(section.record) is None and attrs.has(section.record):
+            parts.append(_manifest_table(ctx, section.record))
+        else:
+            record = ctx.type_text(ctx.schemas.schema(section.record, "input"), STUDIO_PAGE)
+            parts.append(f"Its value: {record}.")
+    parts.extend(f"#### {model.name}\n\n{_manifest_table(ctx, model.cls)}" for model in nested)
+    return "\n\n".join(parts)
+
+
 def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     """The whole reference page of a studio's own areas (``python -m livecore.api.reference --area``):
     their routes, as the service's pages show routes, the models first reached from them, their webhook
-    payloads, their error codes, their checks on built-in commands and their scheduled jobs. Models of
-    the service's own pages link there, prefixed with ``link_base`` (a URL or a relative path to
-    ``docs/reference/``)."""
+    payloads, their typed manifest sections, their error codes, their checks on built-in commands and
+    their scheduled jobs. Models of the service's own pages link there, prefixed with ``link_base`` (a URL
+    or a relative path to ``docs/reference/``)."""
     own = [attrs.evolve(area, page=STUDIO_PAGE) for area in studio]
     served = areas.registered(own)
     ctx = _Context(areas.routes(served), areas.webhook_kinds(served), served, link_base)
@@ -554,6 +598,9 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     parts.extend(f"### `{kind}`\n\n{_webhook_block(ctx, kind)}" for kind in kinds)
     if not kinds:
         parts.append("No webhook kinds.")
+    sections = [section for area in own for section in area.manifest]
+    if sections:
+        parts.extend(["## Manifest sections", _manifest_block(ctx, sections)])
     codes = [code for area in own for code in area.errors]
     parts.append("## Error codes")
     parts.append(_error_rows(codes) if codes else "No error codes of their own.")

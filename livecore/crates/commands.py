@@ -54,6 +54,10 @@ def open_crate(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id
     )
     deposited, _ = settle_loaded(tx, rt, scope, player, box, None, GrantTrigger.CLAIM)
     emit(tx, rt, scope, CrateOpened.of(opened, deposited))
+    if rt.checks.active:
+        rt.checks.hook.after_open_crate(
+            tx=tx, rt=rt, scope=scope, player=player, crate=opened, contents=deposited
+        )
     return Opened(crate=opened, contents=deposited)
 
 

@@ -172,6 +172,10 @@ def send(
         source_ref_id=gift.id,
         grant_id=gift.grant_id,
     )
+    if rt.checks.active:
+        rt.checks.hook.after_send_gift(
+            tx=tx, rt=rt, scope=scope, sender=sender, recipient=recipient, gift=gift
+        )
     return Sent(gift)
 
 
@@ -190,6 +194,8 @@ def claim(tx: GiftsTx, rt: Runtime, scope: Scope, recipient: Player, gift_id: st
     assert grant is not None  # written with the gift
     _, settled = settle_loaded(tx, rt, scope, recipient, grant, Delivered(gift), GrantTrigger.CLAIM)
     assert settled is not None
+    if rt.checks.active:
+        rt.checks.hook.after_claim_gift(tx=tx, rt=rt, scope=scope, recipient=recipient, gift=settled.gift)
     return settled.gift
 
 

@@ -12,6 +12,7 @@ from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants, next_grant_expiry
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
 from livecore.grants.handlers import HANDLERS
+from livecore.grants.hooks import GrantSpecs
 from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.season import EXPIRY_JOB, SEASON
 from livecore.players.rules import Player
@@ -62,4 +63,5 @@ AREA = Area(
     tables=GrantTables,
     ports={"grants": MemoryGrants},
     season=SEASON,
+    hookspecs=GrantSpecs,
 )

@@ -172,7 +172,10 @@ def settle(
 def claim(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str) -> Grant:
     """The player claims one of its grants (the client's claim): :func:`settle` with the claim trigger
     (its route refuses a banned player before this runs: livecore.commands.actor)."""
-    return settle(tx, rt, scope, player, grant_id, GrantTrigger.CLAIM)
+    claimed = settle(tx, rt, scope, player, grant_id, GrantTrigger.CLAIM)
+    if rt.checks.active:
+        rt.checks.hook.after_claim_grant(tx=tx, rt=rt, scope=scope, player=player, grant=claimed)
+    return claimed
 
 
 def settle_loaded(

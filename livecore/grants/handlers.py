@@ -15,7 +15,7 @@ from livecore.grants.api import (
     GrantResponse,
     GrantView,
 )
-from livecore.grants.commands import GrantsTx, create_grant, settle
+from livecore.grants.commands import GrantsTx, claim, create_grant, settle
 from livecore.grants.rules import PENDING_LIMIT, GrantTrigger
 from livecore.players.commands import get_player
 
@@ -27,7 +27,7 @@ def pending_grants(request: Request[None, None], tx: GrantsTx) -> GrantListRespo
 
 def claim_grant(request: Request[None, None], tx: GrantsTx) -> GrantResponse:
     grant_id = request.params["grantId"]
-    grant = settle(tx, request.rt, request.scope, player_of(request), grant_id, GrantTrigger.CLAIM)
+    grant = claim(tx, request.rt, request.scope, player_of(request), grant_id)
     return GrantResponse(grant=GrantView.of(grant))
 
 

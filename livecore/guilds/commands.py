@@ -444,11 +444,15 @@ def join(
     by = By.player(player)
     if guild.join_type is JoinType.OPEN:
         _seat(tx, rt, scope, guild, player, Role.MEMBER, JoinVia.OPEN, by)
-        return Joined(own=_own_read(tx, player))
-    request = new_join_request(guild, player, message, rt.clock.now(), rt.rng)
-    tx.guilds.insert_request(request)
-    emit(tx, rt, scope, GuildJoinRequested.of(guild, request, by))
-    return Joined(request=request)
+        joined = Joined(own=_own_read(tx, player))
+    else:
+        request = new_join_request(guild, player, message, rt.clock.now(), rt.rng)
+        tx.guilds.insert_request(request)
+        emit(tx, rt, scope, GuildJoinRequested.of(guild, request, by))
+        joined = Joined(request=request)
+    if rt.checks.active:
+        rt.checks.hook.after_join_guild(tx=tx, rt=rt, scope=scope, player=player, guild=guild, joined=joined)
+    return joined
 
 
 def cancel_join_request(tx: GuildsTx, rt: Runtime, scope: Scope, player: Player, guild_id: str) -> None:

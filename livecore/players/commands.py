@@ -203,6 +203,8 @@ def register(
         )
         tx.players.update(player)
     emit(tx, rt, scope, change)
+    if rt.checks.active:
+        rt.checks.hook.after_register(tx=tx, rt=rt, scope=scope, player=player, created=existing is None)
     return Registered(player=player, secret=secret, created=existing is None)
 
 

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
+from livecore.api.area_action import AnyAction, authorize_action
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
@@ -35,7 +36,6 @@ from livecore.operators.rules import (
     Action,
     Operator,
     Via,
-    authorize,
     default_environment,
 )
 from livecore.ratelimit import BucketName
@@ -206,7 +206,7 @@ def resolve_scope(
     operator: Operator,
     params: Mapping[str, str],
     env: Environment | None,
-    action: Action,
+    action: AnyAction,
 ) -> Scope:
     """Step 4 of the module docstring: the scope the route acts in, the operator allowed its action."""
     studio_id = operator.studio_id
@@ -220,7 +220,7 @@ def resolve_scope(
         game_id = game_ref(tx, studio_id, params["game"]) or ""
         if not game_id:
             raise LivecoreError(NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
-    authorize(operator, studio_id, action)
+    authorize_action(operator, studio_id, action)
     if env is None:
         env = game_environment(tx, game_id) if game_id else Environment.LIVE
     return Scope(studio_id=studio_id, game_id=game_id, env=env, actor=member_actor(operator.member_id))

@@ -26,13 +26,14 @@ import attrs
 from aiohttp import web
 
 from livecore import __version__
+from livecore.api.area_action import permits, roles_of
 from livecore.api.convert import unstructure
 from livecore.api.openapi import _rule_keywords, _Schemas
 from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
-from livecore.operators.rules import ALLOWED, DASHBOARD_ONLY, Operator, Role, Via, permitted
+from livecore.operators.rules import DASHBOARD_ONLY, Operator, Role, Via
 from livecore.ratelimit import BucketName
 from livecore_server.admin.access import (
     credential_of,
@@ -103,9 +104,7 @@ def build_tools(bindings: Iterable[Binding]) -> list[RouteTool]:
 
 def tools_for(tools: list[RouteTool], caller: McpCaller) -> list[McpTool]:
     """The tools ``caller`` may use: its roles allow the route's action, and a read-only key only reads."""
-    return [
-        t.tool for t in tools if t.route.action is not None and permitted(caller.operator, t.route.action)
-    ]
+    return [t.tool for t in tools if t.route.action is not None and permits(caller.operator, t.route.action)]
 
 
 def _tool(binding: Binding) -> McpTool:
@@ -182,7 +181,7 @@ def _description(route: Route) -> str:
     assert action is not None
     if not route.is_write:
         return f"{route.summary}\n\nRead-only."
-    roles = ", ".join(role.value for role in Role if role in ALLOWED[action])
+    roles = ", ".join(role.value for role in Role if role in roles_of(action))
     return f"{route.summary}\n\nWrites; audited as `{action.value}`. Roles that may: {roles}."
 
 

@@ -259,11 +259,12 @@ def test_each_checked_command_is_specified_by_its_own_area() -> None:
         if area.hookspecs is not None
     }
     assert specified == {
-        "players": ["before_register"],
-        "gifts": ["before_send_gift"],
-        "live_events": ["before_submit_progress"],
-        "crates": ["before_open_crate"],
-        "guilds": ["before_join_guild"],
+        "players": ["after_register", "before_register"],
+        "grants": ["after_claim_grant"],
+        "crates": ["after_open_crate", "before_open_crate"],
+        "gifts": ["after_claim_gift", "after_send_gift", "before_send_gift"],
+        "live_events": ["after_finish_attempt", "after_submit_progress", "before_submit_progress"],
+        "guilds": ["after_join_guild", "before_join_guild"],
     }
 
 

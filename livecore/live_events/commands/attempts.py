@@ -61,3 +61,5 @@ def finished(tx: AttemptsTx, rt: Runtime, scope: Scope, attempt: Attempt) -> Non
     assert window is not None and player is not None
     for step in rt.contributions.of(FINISH):
         step(tx, rt, scope, window.settings, player, attempt)
+    if rt.checks.active:
+        rt.checks.hook.after_finish_attempt(tx=tx, rt=rt, scope=scope, player=player, attempt=attempt)

@@ -315,7 +315,12 @@ def record_progress(
             _attempt_grant(tx, rt, scope, player, event, attempt, None)
         emit(tx, rt, scope, AttemptCompleted.of(attempt))
     emit(tx, rt, scope, ProgressUpdated.of(attempt), debounce_key=attempt.id)
-    return progressed(tx, rt, scope, event, attempt), granted
+    attempt = progressed(tx, rt, scope, event, attempt)
+    if rt.checks.active:
+        rt.checks.hook.after_submit_progress(
+            tx=tx, rt=rt, scope=scope, player=player, attempt=attempt, granted=tuple(granted)
+        )
+    return attempt, granted
 
 
 def _attempt_grant(

@@ -1,0 +1,87 @@
+"""The operator action of an admin route a studio's area declares (docs/extending.md#admin-routes).
+
+The service's own operator routes take the actions of :class:`livecore.operators.rules.Action`, each with
+its roles (``ALLOWED``). A studio's area names its own: an :class:`AreaAction` is its audit name and the
+roles that may take it besides owners and admins (who may take every action). Either kind is admitted by
+:func:`authorize_action`, with the refusals of :func:`livecore.operators.rules.authorize` in the same
+order, and every write of an area's action is audited, in its transaction, by the server
+(:func:`livecore_server.area.audited`).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from livecore.errors import PERMISSION_DENIED, LivecoreError
+from livecore.operators.rules import ALLOWED, Action, Operator, Role, authorize
+
+#: Who may take every action, a studio's areas' included.
+_STUDIO_ADMINS = frozenset({Role.OWNER, Role.ADMIN})
+
+
+def _not_the_services(action: AreaAction, _: attrs.Attribute[str], value: str) -> None:
+    if value in {a.value for a in Action}:
+        raise ValueError(f"area action {value}: the service's own action is named so")
+
+
+@attrs.frozen
+class AreaAction:
+    """An action of a studio's area: ``value``, its audit name, prefixed with the area's name
+    (``quests.reset_streak``); ``roles``, the roles that may take it besides owners and admins; ``write``,
+    False for a read (every role reads; a read-only personal key too); ``target``, the path parameter that
+    names the record it acts on, written as its audit entry's target (else the game's id, or the
+    studio's)."""
+
+    value: str = attrs.field(validator=_not_the_services)
+    roles: frozenset[Role] = frozenset()
+    write: bool = True
+    target: str | None = None
+
+    @property
+    def is_write(self) -> bool:
+        return self.write
+
+    @property
+    def allowed(self) -> frozenset[Role]:
+        return frozenset(Role) if not self.write else _STUDIO_ADMINS | self.roles
+
+
+#: What an admin route's ``action`` is: the service's own, or a studio's area's.
+AnyAction = Action | AreaAction
+
+
+def roles_of(action: AnyAction) -> frozenset[Role]:
+    """The roles that may take ``action``."""
+    return action.allowed if isinstance(action, AreaAction) else ALLOWED[action]
+
+
+def permits(operator: Operator, action: AnyAction) -> bool:
+    """Whether the operator may take ``action`` (a read-only key only reads; its role and its key's role
+    both allow it): what a list of the operator's actions shows."""
+    allowed = roles_of(action)
+    return (
+        not (operator.read_only and action.is_write)
+        and operator.role in allowed
+        and (operator.key_role is None or operator.key_role in allowed)
+    )
+
+
+def authorize_action(operator: Operator, studio_id: str, action: AnyAction) -> None:
+    """:func:`livecore.operators.rules.authorize` for either kind of action; an area's action is never
+    dashboard-only."""
+    if isinstance(action, Action):
+        authorize(operator, studio_id, action)
+        return
+    if operator.studio_id != studio_id:
+        raise LivecoreError(PERMISSION_DENIED, "This credential belongs to another studio.")
+    if operator.read_only and action.is_write:
+        raise LivecoreError(PERMISSION_DENIED, "This personal key is read-only.")
+    if not permits(operator, action):
+        raise LivecoreError(
+            PERMISSION_DENIED,
+            f"The role {(operator.key_role or operator.role).value} may not take {action.value}.",
+            {"action": action.value},
+        )
+
+
+__all__ = ["AnyAction", "AreaAction", "authorize_action", "permits", "roles_of"]
