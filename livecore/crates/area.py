@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.api.route import add_refusals
 from livecore.area import Area
 from livecore.crates import api, samples, webhooks
@@ -9,11 +11,19 @@ from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.handlers import HANDLERS
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
+from livecore.crates.rules import CRATE_AMOUNT
 from livecore.crates.season import SEASON
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
 
 # A crate grant (its kind registered by livecore.crates.rules) is opened: a claim or an ack refuses it.
 add_refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "conventions": [("Crates in a crate entry (every route and the manifest)", CRATE_AMOUNT.describe())],
+    }
+
 
 AREA = Area(
     name="crates",
@@ -27,5 +37,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     errors=CODES,
     hookspecs=CrateSpecs,
+    limits=_limits,
     season=SEASON,
 )
