@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from livecore.errors import Code, LivecoreError
+from livecore.version import __version__
 
 if TYPE_CHECKING:
     from livecore.simulation import Simulation
-
-__version__ = "0.1.0"
 
 __all__ = ["Code", "LivecoreError", "Simulation", "__version__"]
 

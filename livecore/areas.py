@@ -15,7 +15,6 @@ import attrs
 from livecore import contributions
 from livecore.api.request import Handler
 from livecore.api.route import Route
-from livecore.api.system_area import SYSTEM
 from livecore.area import Area
 from livecore.crates.area import AREA as CRATES
 from livecore.economy.area import AREA as ECONOMY
@@ -36,6 +35,7 @@ from livecore.players.area import AREA as PLAYERS
 from livecore.purchases.area import AREA as PURCHASES
 from livecore.schedule import Job
 from livecore.section import Section
+from livecore.system.area import AREA as SYSTEM
 from livecore.teams.area import AREA as TEAMS
 from livecore.webhooks.payload import WebhookPayload
 

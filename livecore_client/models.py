@@ -3,7 +3,6 @@ the client and the server read and write the very same classes (snake_case here,
 """
 
 from livecore.api.convert import ABSENT, Absent
-from livecore.api.system import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
 from livecore.crates.api import OpenCrateResponse
 from livecore.crates.rules import CrateEntry
@@ -241,6 +240,7 @@ from livecore.purchases.api import (
     ValidationStatusView,
 )
 from livecore.scope import Environment, Permission
+from livecore.system.api import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
 from livecore.teams.api import (
     InviteRequest,
     InviteResponse,

@@ -7,12 +7,15 @@ state-changing one requires an idempotency key, which these clients always send.
 
 The methods are grouped by resource (``server.guilds.list(...)``), each written once in its area's module
 under :mod:`livecore_client.resources`. The only hand-written pair is ``purchases.iter`` (a generator
-cannot be one builder): it just walks ``purchases.list`` page by page.
+cannot be one builder): it just walks ``purchases.list`` page by page. ``server.players`` is composed here
+of the players area's part (the identity call) and the player tools', so neither area's module extends
+the other's.
 """
 
 from __future__ import annotations
 
 from ._client import AsyncClient, SyncClient, resource
+from .resources import players
 from .resources.economy import AsyncServerInventory, AsyncServerWallet, ServerInventory, ServerWallet
 from .resources.friends import AsyncServerFriends, ServerFriends
 from .resources.gifts import AsyncServerGifts, ServerGifts
@@ -22,12 +25,22 @@ from .resources.leaderboards import AsyncServerLeaderboards, ServerLeaderboards
 from .resources.live_events import AsyncServerLiveEvents, ServerLiveEvents
 from .resources.lobbies import AsyncServerLobbies, ServerLobbies
 from .resources.migration import AsyncServerMigration, ServerMigration
-from .resources.player_tools import AsyncServerPlayers, ServerPlayers
+from .resources.player_tools import AsyncServerPlayerTools, ServerPlayerTools
 from .resources.purchases import AsyncServerPurchases, ServerPurchases
 from .resources.system import AsyncServerSystem, ServerSystem
 from .resources.teams import AsyncServerTeams, ServerTeams
 
 __all__ = ["AsyncServerClient", "ServerClient"]
+
+
+# The added part comes first, as in the SDK clients (livecore_client.sdk).
+class ServerPlayers(ServerPlayerTools, players.ServerPlayers):
+    """``server.players``: the ``/server/v1`` player calls: the identity (the players'), and the player
+    tools'."""
+
+
+class AsyncServerPlayers(AsyncServerPlayerTools, players.AsyncServerPlayers):
+    """The methods of :class:`ServerPlayers`, awaited."""
 
 
 class ServerClient(SyncClient):

@@ -8,9 +8,8 @@ import functools
 from collections.abc import Iterable
 
 from livecore import areas as core_areas
-from livecore.api.system_area import SYSTEM
 from livecore.operators.area import AREA as OPERATORS
-from livecore_server.admin import attempts, audit, grants, health, keys, members, players, webhooks
+from livecore_server.admin import attempts, audit, grants, keys, members, players, webhooks
 from livecore_server.area import ServerArea, storage_of
 from livecore_server.crates.area import SERVER_AREA as CRATES
 from livecore_server.economy.area import SERVER_AREA as ECONOMY
@@ -24,14 +23,14 @@ from livecore_server.lobbies.area import SERVER_AREA as LOBBIES
 from livecore_server.player_tools.area import SERVER_AREA as PLAYER_TOOLS
 from livecore_server.players.area import SERVER_AREA as PLAYERS
 from livecore_server.purchases.area import SERVER_AREA as PURCHASES
-from livecore_server.server import system
 from livecore_server.storage.area_storage import AreaStorage
+from livecore_server.system.area import SERVER_AREA as SYSTEM
 from livecore_server.teams.area import SERVER_AREA as TEAMS
 
 _OWN = {
     a.name: a
     for a in (
-        ServerArea(SYSTEM, bindings=(*health.BINDINGS, *system.BINDINGS)),
+        SYSTEM,
         PLAYERS,
         ECONOMY,
         GRANTS,

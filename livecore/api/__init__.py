@@ -3,7 +3,7 @@
 One module per domain holds that domain's wire models and routes (:mod:`~livecore.players.api`,
 :mod:`~livecore.friends.api`, :mod:`~livecore.gifts.api`, :mod:`~livecore.grants.api`,
 :mod:`~livecore.economy.api`, :mod:`~livecore.purchases.api`, :mod:`~livecore.player_tools.api`,
-:mod:`~livecore.api.system`, the service's own, whose area :mod:`~livecore.api.system_area` declares);
+:mod:`~livecore.system.api`, the service's own);
 :mod:`~livecore.api.route` says what a route is, :mod:`~livecore.api.views` holds the views several
 domains show, and :data:`livecore.api.routes.ALL` lists every route.
 

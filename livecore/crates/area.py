@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.api.route import REFUSALS, Refusals
 from livecore.area import Area
 from livecore.crates import api, samples, webhooks
@@ -9,10 +11,17 @@ from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.handlers import HANDLERS
 from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
-from livecore.crates.rules import CRATE_KIND
+from livecore.crates.rules import CRATE_AMOUNT, CRATE_KIND
 from livecore.crates.season import SEASON
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
 from livecore.grants.rules import grant_kind
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "conventions": [("Crates in a crate entry (every route and the manifest)", CRATE_AMOUNT.describe())],
+    }
+
 
 AREA = Area(
     name="crates",
@@ -31,5 +40,6 @@ AREA = Area(
     samples=samples.SAMPLES,
     errors=CODES,
     hookspecs=CrateSpecs,
+    limits=_limits,
     season=SEASON,
 )

@@ -30,6 +30,12 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
         "economy": [
             ("Amount or quantity of one change", economy.AMOUNT.describe()),
         ],
+        "conventions": [
+            (
+                "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
+                economy.AMOUNT.describe(),
+            ),
+        ],
     }
 
 

@@ -1,7 +1,7 @@
 """The grant actions of a simulation, each its client method's builder (:mod:`livecore.grants.calls`)
 run in memory (:mod:`livecore.simulation.calls`): a player's (``ada.grants``, as ``sdk.grants`` without
-the external id; opening a crate grant is the crates' action, :mod:`livecore.crates.simulation`) and the
-studio's (``sim.server.grants``)."""
+the external id; opening a crate grant is the crates' action beside them,
+:mod:`livecore.crates.simulation`) and the studio's (``sim.server.grants``)."""
 
 from __future__ import annotations
 

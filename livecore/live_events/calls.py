@@ -1,7 +1,7 @@
 """The live-event routes' calls, as the typed clients send them (``sdk.live_events``,
 ``server.live_events``) and a simulation runs them (``ada.live_events``, ``sim.board``,
 ``sim.server.live_events``): one builder per route (:mod:`livecore.api.call`). A start's builder is the
-client's (:mod:`livecore_client.resources.live_events`): its 202 answer reads into the lobbies'
+lobbies' (:class:`livecore.lobbies.calls.StartingCalls`): its 202 answer reads into the lobbies'
 ``LobbyForming``, an area built on this one."""
 
 from __future__ import annotations

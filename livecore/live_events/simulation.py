@@ -1,8 +1,8 @@
 """The live-event actions of a simulation, each its client method's builder
 (:mod:`livecore.live_events.calls`) run in memory (:mod:`livecore.simulation.calls`): a player's
 (``ada.live_events``, as ``sdk.live_events`` without the external id: the events list and reporting
-progress; starting an attempt is the lobbies' :class:`livecore.lobbies.simulation.LiveEvents`, since a
-lobby event's start may answer a forming lobby), the client key's board
+progress; starting an attempt is the lobbies' :class:`livecore.lobbies.simulation.LobbyStart` beside
+these, since a lobby event's start may answer a forming lobby), the client key's board
 read, which names no player (:meth:`Simulation.board <livecore.simulation.player.Simulation.board>`), and
 the studio's test tool (``sim.server.live_events.end_now``)."""
 

@@ -2,19 +2,18 @@
 run in memory (:mod:`livecore.simulation.calls`): the client key's read, which names no player
 (:meth:`Simulation.lobby <livecore.simulation.player.Simulation.lobby>`), and the studio's lobbies
 (``sim.server.lobbies``: a push of the players it matched, a read). Players are seated in lobbies by
-starting an attempt of a lobby event: ``player.live_events.start_attempt``, this area's
-:class:`LiveEvents`."""
+starting an attempt of a lobby event: ``player.live_events.start_attempt``, this area's part of the
+events' actions (:class:`LobbyStart`), which the simulated player composes with the events' own."""
 
 from __future__ import annotations
 
-from livecore.live_events import simulation as live_events
 from livecore.lobbies.calls import LobbiesCalls, ServerLobbiesCalls, StartingCalls
-from livecore.simulation.calls import ServerActions, player_method, server_method
+from livecore.simulation.calls import Actions, ServerActions, player_method, server_method
 
 
-class LiveEvents(live_events.LiveEvents, StartingCalls):
-    """``player.live_events``: the events' actions with the start, which seats the player in a lobby
-    first on a lobby event (a :class:`~livecore.lobbies.forming.LobbyForming` while it forms)."""
+class LobbyStart(Actions, StartingCalls):
+    """The lobbies' part of ``player.live_events``: the start, which seats the player in a lobby first on
+    a lobby event (a :class:`~livecore.lobbies.forming.LobbyForming` while it forms)."""
 
     start_attempt = player_method(StartingCalls._start_attempt)
 

@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from livecore.area import Area
 from livecore.errors import NOT_FOUND
+from livecore.limits import duration
 from livecore.operators import api, samples
 from livecore.operators.errors import CODES
 from livecore.operators.rules import (
     AUDIT_ENTRY_ID_PREFIX,
+    KEY_LIFETIME,
+    LOGIN_LINK_TTL,
     MEMBER_ID_PREFIX,
     PERSONAL_KEY_ID_PREFIX,
     SESSION_ID_PREFIX,
+    SESSION_TTL,
 )
 from livecore.webhooks import endpoints
+
+
+def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
+    return {
+        "conventions": [
+            ("Personal key lifetime", f"{KEY_LIFETIME.describe()} days"),
+            ("Portal session", duration(SESSION_TTL)),
+            ("Sign-in link", f"{duration(LOGIN_LINK_TTL)}, once"),
+        ],
+    }
+
 
 AREA = Area(
     name="operators",
@@ -24,5 +41,6 @@ AREA = Area(
     webhooks=endpoints.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,
+    limits=_limits,
     id_prefixes=(MEMBER_ID_PREFIX, SESSION_ID_PREFIX, PERSONAL_KEY_ID_PREFIX, AUDIT_ENTRY_ID_PREFIX),
 )

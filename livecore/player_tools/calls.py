@@ -1,11 +1,14 @@
 """The player tools' calls on ``server.players``, as the typed clients send them and a simulation runs them
 (``sim.server.players``): one builder per route (:mod:`livecore.api.call`), after the players area's own
-server call (:class:`livecore.players.calls.ServerPlayersCalls`), as the player tools build on players.
-The migration calls are the migration resource's."""
+server call (:class:`livecore.players.calls.ServerPlayersCalls`), as the player tools build on players;
+and the migration calls on ``server.migration`` (:class:`ServerMigrationCalls`)."""
 
 from __future__ import annotations
 
-from livecore.api.call import Call
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from livecore.api.call import Call, ServerCalls
 from livecore.player_tools import api
 from livecore.players.calls import ServerPlayersCalls
 
@@ -131,3 +134,77 @@ class PlayerToolsCalls(ServerPlayersCalls):
         and wallet holdings, purchases, attempts and lobby memberships, each list capped at 1,000 rows.
         Raises :class:`~livecore_client.errors.PlayerNotFoundError` for an unknown player."""
         return Call(api.PLAYER_EXPORT, api.ExportPlayerResponse, path={"externalId": external_id})
+
+
+_Row = TypeVar("_Row", api.MigratePlayerRow, api.MigrateWalletRow, api.MigrateInventoryRow)
+
+
+def _rows(cls: type[_Row], rows: Sequence[_Row | Mapping[str, Any]]) -> list[_Row]:
+    """The rows as ``cls``; a mapping is read as keyword arguments (``TypeError`` for unknown names)."""
+    return [cls(**row) if isinstance(row, Mapping) else row for row in rows]
+
+
+class ServerMigrationCalls(ServerCalls):
+    """The ``/server/v1`` migration calls."""
+
+    def _players(
+        self,
+        rows: Sequence[api.MigratePlayerRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[api.MigrateOutcome]:
+        """Import up to 1,000 players from a legacy backend: ``MigratePlayerRow(external_player_id,
+        idempotency_key, name=None, avatar=None, country=None, first_seen_at=None)``, or mappings of
+        those names. Each row's own ``idempotency_key`` makes a re-run of the same rows ``replayed``
+        rather than applied twice; give them stable values (``f"players:{legacy_id}"``).
+
+        Bad rows are reported in ``failures`` (``index``, ``idempotency_key``, ``code``, ``message``)
+        and the others apply. No webhooks fire unless ``emit_webhooks=True``.
+        """
+        return Call(
+            api.MIGRATE_PLAYERS,
+            api.MigrateOutcome,
+            body=api.MigratePlayersRequest(
+                rows=_rows(api.MigratePlayerRow, rows), emit_webhooks=emit_webhooks
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    def _wallet(
+        self,
+        rows: Sequence[api.MigrateWalletRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[api.MigrateOutcome]:
+        """Import up to 1,000 currency balances: ``MigrateWalletRow(external_player_id,
+        idempotency_key, economy_key, amount)`` (or mappings of those names), each credited once per
+        row key; players are created as needed. Outcome and webhooks as :meth:`players`."""
+        return Call(
+            api.MIGRATE_WALLET,
+            api.MigrateOutcome,
+            body=api.MigrateWalletRequest(
+                rows=_rows(api.MigrateWalletRow, rows), emit_webhooks=emit_webhooks
+            ),
+            idempotency_key=idempotency_key,
+        )
+
+    def _inventory(
+        self,
+        rows: Sequence[api.MigrateInventoryRow | Mapping[str, Any]],
+        *,
+        emit_webhooks: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Call[api.MigrateOutcome]:
+        """Import up to 1,000 item holdings: ``MigrateInventoryRow(external_player_id, idempotency_key,
+        item_key, quantity, parameters=None)`` (or mappings of those names); ``parameters`` are the
+        player's per-instance item attributes. Outcome and webhooks as :meth:`players`."""
+        return Call(
+            api.MIGRATE_INVENTORY,
+            api.MigrateOutcome,
+            body=api.MigrateInventoryRequest(
+                rows=_rows(api.MigrateInventoryRow, rows), emit_webhooks=emit_webhooks
+            ),
+            idempotency_key=idempotency_key,
+        )

@@ -2,7 +2,7 @@
 run in memory (:mod:`livecore.simulation.calls`): a player setting its own display identity
 (``ada.players``, as ``sdk.players`` without the external id; its registration is the handle's making,
 :class:`~livecore.simulation.player.SimPlayer`) and the studio's backend setting a player's identity
-(``sim.server.players``, which the player tools extend with their own actions in
+(``sim.server.players``, beside which the simulation puts the player tools' actions,
 :mod:`livecore.player_tools.simulation`)."""
 
 from __future__ import annotations

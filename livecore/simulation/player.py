@@ -18,25 +18,28 @@ from livecore.api.call import Call
 from livecore.api.route import Route
 from livecore.area import Area
 from livecore.commands.actor import admit, check_actor
-from livecore.crates.simulation import Grants
+from livecore.crates.simulation import CrateGrants
 from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.economy.simulation import Inventory, ServerWallet, Wallet
 from livecore.exceptions import LivecoreAPIError
 from livecore.friends.simulation import Friends, Presence
 from livecore.gifts.simulation import Gifts
+from livecore.grants import simulation as grants
 from livecore.grants.simulation import ServerGrants
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
 from livecore.guilds.simulation import GuildReads, Guilds, ServerGuilds
 from livecore.leaderboards.api import LeaderboardResponse
 from livecore.leaderboards.simulation import LeaderboardReads, ServerLeaderboards
+from livecore.live_events import simulation as live_events
 from livecore.live_events.api import BoardResponse
 from livecore.live_events.simulation import BoardReads, ServerLiveEvents
 from livecore.lobbies.api import LobbyResponse
-from livecore.lobbies.simulation import LiveEvents, LobbyReads, ServerLobbies
+from livecore.lobbies.simulation import LobbyReads, LobbyStart, ServerLobbies
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
 from livecore.player_tools.simulation import ServerPlayerTools
+from livecore.players import simulation as players
 from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
@@ -46,9 +49,25 @@ from livecore.purchases.simulation import Purchases, ServerPurchases
 from livecore.scope import Environment
 from livecore.simulation.calls import read, send
 from livecore.simulation.world import DEFAULT_START, BaseSimulation
+from livecore.system.simulation import ServerSystem
 from livecore.teams.simulation import ServerTeams, Teams
 
 T = TypeVar("T")
+
+
+# A group one area adds actions to is composed here of each area's part, as the clients compose their
+# resources (livecore_client.sdk), the added part first among the bases.
+class Grants(CrateGrants, grants.Grants):
+    """``player.grants``: the player's pending grants, and opening a crate grant (the crates')."""
+
+
+class LiveEvents(LobbyStart, live_events.LiveEvents):
+    """``player.live_events``: the events' actions, and the start, which seats the player in a lobby
+    first on a lobby event (the lobbies')."""
+
+
+class ServerPlayers(ServerPlayerTools, players.ServerPlayers):
+    """``sim.server.players``: the players area's actions and the player tools'."""
 
 
 class SimPlayer(str):
@@ -150,6 +169,7 @@ class SimServer:
     """``sim.server``: the studio's backend."""
 
     def __init__(self, sim: Simulation) -> None:
+        self.system = ServerSystem(sim)
         self.wallet = ServerWallet(sim)
         self.grants = ServerGrants(sim)
         self.leaderboards = ServerLeaderboards(sim)
@@ -158,7 +178,7 @@ class SimServer:
         self.teams = ServerTeams(sim)
         self.guilds = ServerGuilds(sim)
         self.purchases = ServerPurchases(sim)
-        self.players = ServerPlayerTools(sim)
+        self.players = ServerPlayers(sim)
 
 
 class Simulation(BaseSimulation):

@@ -1,6 +1,7 @@
-"""Lobbies: ``sdk.lobbies``, ``server.lobbies``, and the live events' start (``sdk.live_events``, which
-seats a lobby event's player first); each method is its route's builder (:mod:`livecore.lobbies.calls`)
-sent over HTTP."""
+"""Lobbies: ``sdk.lobbies``, ``server.lobbies``, and the live events' start, which seats a lobby event's
+player first: the lobbies add it to the events' resource, and the SDK clients compose ``sdk.live_events``
+of :class:`LobbyStart` and the events' own (:mod:`livecore_client.sdk`); each method is its route's
+builder (:mod:`livecore.lobbies.calls`) sent over HTTP."""
 
 from __future__ import annotations
 
@@ -8,20 +9,19 @@ from livecore.lobbies.calls import LobbiesCalls, ServerLobbiesCalls, StartingCal
 
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 from .._surfaces import AsyncSdkSurface, SdkSurface
-from . import live_events
 
-__all__ = ["AsyncLiveEvents", "AsyncLobbies", "AsyncServerLobbies", "LiveEvents", "Lobbies", "ServerLobbies"]
+__all__ = ["AsyncLobbies", "AsyncLobbyStart", "AsyncServerLobbies", "Lobbies", "LobbyStart", "ServerLobbies"]
 
 
-class LiveEvents(live_events.LiveEvents, StartingCalls):
-    """``sdk.live_events``: the events' calls with the start, which seats the player in a lobby first on a
+class LobbyStart(SyncResource[SdkSurface], StartingCalls):
+    """The lobbies' part of ``sdk.live_events``: the start, which seats the player in a lobby first on a
     lobby event (:class:`~livecore.lobbies.calls.StartingCalls`)."""
 
     start_attempt = sync_method(StartingCalls._start_attempt)
 
 
-class AsyncLiveEvents(live_events.AsyncLiveEvents, StartingCalls):
-    """The methods of :class:`LiveEvents`, awaited."""
+class AsyncLobbyStart(AsyncResource[AsyncSdkSurface], StartingCalls):
+    """The methods of :class:`LobbyStart`, awaited."""
 
     start_attempt = async_method(StartingCalls._start_attempt)
 

@@ -1,7 +1,8 @@
 """The player tools on ``server.players``: a player's profile, bans, the debug flag, merge, erasure and
-export, beside the players area's own server call, which the resource holds too, as the player tools
-build on players; each method is its route's builder (:mod:`livecore.player_tools.calls`) sent over HTTP.
-The migration calls are :mod:`livecore_client.resources.migration`."""
+export, which the server clients put beside the players area's own server call
+(:mod:`livecore_client.resources.players`, composed in :mod:`livecore_client.server`); each method is its
+route's builder (:mod:`livecore.player_tools.calls`) sent over HTTP. The migration calls are
+:mod:`livecore_client.resources.migration`."""
 
 from __future__ import annotations
 
@@ -9,13 +10,12 @@ from livecore.player_tools.calls import PlayerToolsCalls
 
 from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 
-__all__ = ["AsyncServerPlayers", "ServerPlayers"]
+__all__ = ["AsyncServerPlayerTools", "ServerPlayerTools"]
 
 
-class ServerPlayers(SyncResource[SyncClient], PlayerToolsCalls):
-    """``server.players``: the ``/server/v1`` player calls."""
+class ServerPlayerTools(SyncResource[SyncClient], PlayerToolsCalls):
+    """The player tools' part of ``server.players``."""
 
-    set_identity = sync_method(PlayerToolsCalls._set_identity)
     profile = sync_method(PlayerToolsCalls._profile)
     ban = sync_method(PlayerToolsCalls._ban)
     unban = sync_method(PlayerToolsCalls._unban)
@@ -26,10 +26,9 @@ class ServerPlayers(SyncResource[SyncClient], PlayerToolsCalls):
     export = sync_method(PlayerToolsCalls._export)
 
 
-class AsyncServerPlayers(AsyncResource[AsyncClient], PlayerToolsCalls):
-    """The methods of :class:`ServerPlayers`, awaited."""
+class AsyncServerPlayerTools(AsyncResource[AsyncClient], PlayerToolsCalls):
+    """The methods of :class:`ServerPlayerTools`, awaited."""
 
-    set_identity = async_method(PlayerToolsCalls._set_identity)
     profile = async_method(PlayerToolsCalls._profile)
     ban = async_method(PlayerToolsCalls._ban)
     unban = async_method(PlayerToolsCalls._unban)

@@ -12,15 +12,6 @@ import pytest
 
 import livecore
 from livecore.api.route import Idempotency, Route, Surface
-from livecore.api.system import (
-    CLOCK_ADVANCE,
-    HEALTH,
-    PING,
-    ClockAdvanceRequest,
-    ClockAdvanceResponse,
-    HealthResponse,
-    ServerPingResponse,
-)
 from livecore.api.views import IdentityView
 from livecore.guilds.api import SDK_JOIN, GuildJoined, GuildJoinPending, LeftResponse
 from livecore.players.api import (
@@ -32,6 +23,15 @@ from livecore.players.api import (
     RegisterRequest,
     RegisterResponse,
     SetIdentityRequest,
+)
+from livecore.system.api import (
+    CLOCK_ADVANCE,
+    HEALTH,
+    PING,
+    ClockAdvanceRequest,
+    ClockAdvanceResponse,
+    HealthResponse,
+    ServerPingResponse,
 )
 from livecore_client import errors
 from livecore_client._transport import (

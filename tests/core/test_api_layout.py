@@ -10,13 +10,9 @@ from livecore.api import routes
 from livecore.api.route import Route
 
 
-def _api_module_of(name: str) -> str:
-    return "livecore.api.system" if name == "system" else f"livecore.{name}.api"
-
-
 def test_every_route_an_area_declares_is_in_its_area() -> None:
     for area in areas.BUILT_IN:
-        module = importlib.import_module(_api_module_of(area.name))
+        module = importlib.import_module(f"livecore.{area.name}.api")
         declared = {value for value in vars(module).values() if isinstance(value, Route)}
         assert declared == set(area.routes), area.name
 

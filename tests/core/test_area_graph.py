@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -18,8 +19,8 @@ from livecore import area_graph, areas
 from livecore.area import Area
 from tests.core.test_layering import ROOT, _imports, _modules
 
-#: The built-in areas that have packages of their own (the system routes live in livecore/api).
-PACKAGED = [area.name for area in areas.BUILT_IN if (ROOT / "livecore" / area.name / "area.py").is_file()]
+#: The built-in areas, each a package of its own (``livecore/<area>/area.py``).
+PACKAGED = [area.name for area in areas.BUILT_IN]
 
 
 def _area(module: str) -> str | None:
@@ -49,6 +50,12 @@ def _reaches() -> dict[str, dict[str, list[str]]]:
             if other is not None and other != own and module.rpartition(".")[0] not in imported:
                 found[own][other].append(f"{path.relative_to(ROOT)} -> {module}")
     return found
+
+
+def test_every_built_in_area_is_a_package_that_declares_it() -> None:
+    for area in areas.BUILT_IN:
+        declared = importlib.import_module(f"livecore.{area.name}.area").AREA
+        assert declared is area, area.name
 
 
 # --- the registry refuses a graph that is not one ---------------------------------------------------------

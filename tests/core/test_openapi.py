@@ -18,7 +18,6 @@ from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.openapi import DOCUMENTED_SURFACES, PUBLIC_SURFACES, build_document, build_documents
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
-from livecore.api.system import CLOCK_ADVANCE, HEALTH, PING
 from livecore.api.views import ErrorEnvelope
 from livecore.gifts.errors import GIFT_EXPIRED
 from livecore.limits import ANY_TEXT, ID, INT64_MAX, INT64_MIN
@@ -27,6 +26,7 @@ from livecore.live_events.errors import LOBBY_FORMING
 from livecore.operators.api import ME, PERSONAL_KEY_REVOKE, PLAYER_BAN
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.players.errors import PLAYER_BANNED
+from livecore.system.api import CLOCK_ADVANCE, HEALTH, PING
 
 VERSION = "9.9.9"
 

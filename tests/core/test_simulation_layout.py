@@ -4,6 +4,7 @@ studio's test may import one before :mod:`livecore.simulation`, which lists them
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,20 @@ def test_the_low_modules_of_the_simulation_import_no_area() -> None:
         path = ROOT / (module.replace(".", "/") + ".py")
         named = {m for m in _imported(path) if m.split(".")[:2][-1] in areas and m not in allowed}
         assert not named, f"{module} imports {sorted(named)}"
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_an_areas_actions_extend_no_other_areas(area: str) -> None:
+    """A group of actions another area adds to (``player.grants`` with the crates' ``open_crate``) is
+    composed of each area's part by the simulation's player (:mod:`livecore.simulation.player`), as the
+    clients compose their resources; no area's actions extend another's."""
+    module = f"livecore.{area}.simulation"
+    loaded = importlib.import_module(module)
+    found = [
+        f"{name} extends {base.__module__}.{base.__qualname__}"
+        for name, cls in vars(loaded).items()
+        if isinstance(cls, type) and cls.__module__ == module
+        for base in cls.__mro__[1:]
+        if base.__module__.endswith(".simulation") and base.__module__ != module
+    ]
+    assert not found, "\n".join(found)

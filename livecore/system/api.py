@@ -1,4 +1,4 @@
-"""System routes: the public health probe, the server key's ping and the test clock's advance."""
+"""The system routes: the public health probe, the server key's ping and the test clock's advance."""
 
 from __future__ import annotations
 

@@ -1,19 +1,18 @@
 """The system area, as it declares itself (:class:`livecore.area.Area`): the service's own routes
-(:mod:`livecore.api.system`), the generic error codes, and the limits no other area owns."""
+(:mod:`livecore.system.api`), the generic error codes, and the limits of the conventions every area
+follows (an area's own limits are its own declaration's, on the same page where they are conventions)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 from livecore import idempotency, limits, ratelimit
-from livecore.api import system
 from livecore.area import Area
-from livecore.crates import rules as crates
-from livecore.economy import rules as economy
 from livecore.errors import GENERIC
 from livecore.limits import duration
-from livecore.operators import rules as operators
 from livecore.ratelimit import DEFAULT_LIMITS, BucketName
+from livecore.system import api
+from livecore.system.handlers import HANDLERS
 from livecore.webhooks import delivery, signing
 
 
@@ -43,9 +42,6 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
                 "Open event-board streams per API key, across processes",
                 f"{ratelimit.OPEN_STREAMS_PER_KEY:,} (manifest `rate_limits.open_streams`), then 429",
             ),
-            ("Personal key lifetime", f"{operators.KEY_LIFETIME.describe()} days"),
-            ("Portal session", duration(operators.SESSION_TTL)),
-            ("Sign-in link", f"{duration(operators.LOGIN_LINK_TTL)}, once"),
             ("Idempotency key", f"{idempotency.KEY.describe()}, kept {duration(idempotency.TTL)}"),
             ("JSON body nesting, the top-level object included", f"at most {limits.JSON_DEPTH_MAX} levels"),
             ("Integers in queries and bodies, free-form objects included", "signed 64 bits"),
@@ -53,10 +49,6 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
                 "Numbers that reach a score, a metric, a threshold or a board (progress `metrics`, scores,"
                 " `score` overrides, the manifest's targets, thresholds, goals, limits and bot scores)",
                 f"finite, {limits.BOARD_NUMBER.describe()}; a board's sum or total stops at the bound",
-            ),
-            (
-                "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
-                f"{economy.AMOUNT.describe()}; crates in a crate entry {crates.CRATE_AMOUNT.describe()}",
             ),
             ("Array fields", "a JSON array of the declared item type (a string or an object is refused)"),
             (
@@ -83,11 +75,12 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     }
 
 
-SYSTEM = Area(
+AREA = Area(
     name="system",
     summary="The service itself: health, ping, and the test environment's clock.",
     page="conventions",
-    routes=system.ROUTES,
+    routes=api.ROUTES,
+    handlers=HANDLERS,
     errors=GENERIC,
     limits=_limits,
 )

@@ -1,21 +1,24 @@
-"""Server system routes: ping and the manual clock (docs/reference/manifest-and-cli.md#manual-clock)."""
+"""The system routes as the server binds them (docs/reference/manifest-and-cli.md#manual-clock).
+
+Each is bound here, not from the core's handlers alone (:attr:`livecore.area.Area.handlers`, which the
+server would run in a store transaction): the health probe and the ping read nothing stored, so they run
+the core's handlers (:mod:`livecore.system.handlers`) without a transaction, and a probe answers while
+the database is busy; an advance of the manual clock needs what only a server has (whether its clock is
+manual, its scheduler, the buffers the sweeps must see flushed)."""
 
 from __future__ import annotations
 
-from livecore.api import system as api
 from livecore.errors import NOT_FOUND, LivecoreError, invalid_request
+from livecore.system import api, handlers
 from livecore_server.http.endpoint import Binding, Call, bind_direct
 
 
+async def health(call: Call[None, None]) -> api.HealthResponse:
+    return handlers.health(call, None)
+
+
 async def ping(call: Call[None, None]) -> api.ServerPingResponse:
-    return api.ServerPingResponse(
-        ok=True,
-        studio_id=call.scope.studio_id,
-        game_id=call.scope.game_id,
-        environment=call.scope.env.value,
-        key_prefix=call.scope.actor.prefix or "",
-        time=call.services.clock.now(),
-    )
+    return handlers.ping(call, None)
 
 
 async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockAdvanceResponse:
@@ -31,7 +34,8 @@ async def advance_clock(call: Call[api.ClockAdvanceRequest, None]) -> api.ClockA
     return api.ClockAdvanceResponse(now=now)
 
 
-BINDINGS: list[Binding] = [
+BINDINGS: tuple[Binding, ...] = (
+    bind_direct(api.HEALTH, health),
     bind_direct(api.PING, ping),
     bind_direct(api.CLOCK_ADVANCE, advance_clock),
-]
+)

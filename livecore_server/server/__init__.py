@@ -1,1 +1,0 @@
-"""``/server/v1``: routes for studio backends."""
