@@ -100,9 +100,13 @@ def test_every_name_the_clients_export_resolves_when_named() -> None:
     assert "livecore_client.models" in _loaded_after(code)
 
 
-def test_the_core_imports_only_its_errors() -> None:
+def test_the_core_imports_only_its_errors_and_its_version() -> None:
     loaded = _loaded_after("import livecore")
-    assert [name for name in loaded if name.startswith("livecore")] == ["livecore", "livecore.errors"]
+    assert sorted(name for name in loaded if name.startswith("livecore")) == [
+        "livecore",
+        "livecore.errors",
+        "livecore.version",
+    ]
     assert [name for name in loaded if _not_for_a_plain_import(name)] == []
 
 
