@@ -14,7 +14,6 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from studio_quests.area import AREA
-from studio_quests.simulation import Quests
 
 from livecore import Simulation
 from livecore.exceptions import LivecoreAPIError
@@ -52,8 +51,8 @@ def main() -> None:
     # The area comes with its table, its sweep and its check on gift sends.
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=7, start=MONDAY)
     ada, bea = sim.player("ada"), sim.player("bea")
-    # The area's actions on each player's handle: game.quests in the typed client.
-    quests = {"ada": Quests(ada), "bea": Quests(bea)}
+    # The area's actions on each player's handle (its player_actions): game.quests in the typed client.
+    quests = {"ada": ada.quests, "bea": bea.quests}
     asked = ada.friends.send_request(external_player_id=bea)
     assert asked.request is not None
     bea.friends.accept_request(asked.request.request_id)

@@ -170,3 +170,8 @@ class Area:
     #: finishing attempt, a kind of grant, the record a grant delivers, fields of a friend row, refusals of
     #: their routes, ledger reasons.
     contributes: tuple[Contribution[Any], ...] = ()
+    #: Its actions in an embedded simulation, reached by its name as a built-in area's are: a player's
+    #: (``ada.quests``, made from the player's handle: ``Quests(ada)``) and the studio backend's
+    #: (``sim.server.quests``, made from the simulation).
+    player_actions: Callable[[Any], object] | None = None
+    server_actions: Callable[[Any], object] | None = None

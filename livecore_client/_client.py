@@ -80,6 +80,26 @@ class _BaseClient:
     def _prepare(self, call: Call[Any]) -> PreparedRequest:
         return build_request(call, api_key=self._api_key, headers=self._headers)
 
+    @classmethod
+    def with_resources(cls, **resources: type[Any]) -> type[Self]:
+        """This client with the resources of a studio's areas besides its own, by name:
+        ``SdkClient.with_resources(quests=Quests, streaks=Streaks)(key, ...)`` has ``.quests`` and
+        ``.streaks`` as it has ``.gifts``, each checked as :class:`resource` checks it (a sync resource
+        on a sync client). Several vendors' areas compose in one call, without a subclass per area; a
+        name the client already has is refused with ``ValueError``. (A subclass with
+        ``quests = resource(Quests)`` does the same and gives type checkers the attribute.)"""
+        taken = sorted(name for name in resources if hasattr(cls, name))
+        if taken:
+            raise ValueError(f"{cls.__name__} already has {', '.join(taken)}")
+        body: dict[str, Any] = {name: resource(kind) for name, kind in resources.items()}
+        body.update(__module__=cls.__module__, __qualname__=cls.__qualname__, __doc__=cls.__doc__)
+        try:
+            return type(cls.__name__, (cls,), body)
+        except RuntimeError as exc:  # type() wraps what resource's __set_name__ refuses
+            if isinstance(exc.__cause__, TypeError):
+                raise exc.__cause__ from None
+            raise
+
 
 class SyncClient(_BaseClient):
     """Base of the blocking clients. Closes the HTTP client only if it created it."""

@@ -19,6 +19,7 @@ from livecore import areas
 from livecore.area import Area
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
+from livecore.contributions import Contributions
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION, SECRET_SWEEP
@@ -128,6 +129,7 @@ def build_services(
         hasher=keys.hasher,
         checks=areas.checks(served),
         presence_of=presence.presence_of,
+        contributions=Contributions(served),
     )
 
     async def claim(job: str, due: datetime) -> bool:

@@ -22,6 +22,7 @@ from studio_quests.rules import (
     problems,
 )
 from studio_quests.season import SEASON
+from studio_quests.simulation import Quests, ServerQuests
 from studio_quests.webhooks import SAMPLES, QuestCheckedIn
 
 
@@ -48,4 +49,6 @@ AREA = Area(
     erase=erase_player,
     settings=problems,
     season=SEASON,
+    player_actions=Quests,  # ada.quests.check_in() in an embedded simulation
+    server_actions=ServerQuests,  # sim.server.quests.get("ada")
 )

@@ -3,9 +3,12 @@ check-in and read, and the studio backend's read, each the client's method (``st
 in memory through the route's handler, as the sync and async clients bind them::
 
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
-    ada = Quests(sim.player("ada"))
-    ada.check_in()              # CheckInResponse, refusals raised as the client's exceptions
-    ServerQuests(sim).get("ada")
+    ada = sim.player("ada")
+    ada.quests.check_in()       # CheckInResponse, refusals raised as the client's exceptions
+    sim.server.quests.get("ada")
+
+as the area declares them (``player_actions=Quests``, ``server_actions=ServerQuests``), the way a built-in
+area's read (``ada.gifts.send(...)``).
 """
 
 from __future__ import annotations

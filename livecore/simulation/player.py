@@ -164,6 +164,13 @@ class SimPlayer(str):
     def __repr__(self) -> str:
         return f"SimPlayer({self.external_id!r})"
 
+    def __getattr__(self, name: str) -> Any:
+        # A studio's area's actions, by its name (``ada.quests``), made once per handle.
+        sim = self.__dict__.get("sim")
+        if sim is None or name.startswith("_"):
+            raise AttributeError(name)
+        return _actions(self, sim, name, "player_actions")
+
 
 class SimServer:
     """``sim.server``: the studio's backend."""
@@ -179,6 +186,25 @@ class SimServer:
         self.guilds = ServerGuilds(sim)
         self.purchases = ServerPurchases(sim)
         self.players = ServerPlayers(sim)
+        self._sim = sim
+
+    def __getattr__(self, name: str) -> Any:
+        # A studio's area's actions, by its name (``sim.server.quests``), made once.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return _actions(self, self._sim, name, "server_actions")
+
+
+def _actions(owner: object, sim: Simulation, name: str, kind: str) -> Any:
+    """The actions ``kind`` of the area ``name`` the simulation plays, made from ``owner`` and kept on it."""
+    made = next(
+        (getattr(a, kind) for a in sim.areas if a.name == name and getattr(a, kind) is not None), None
+    )
+    if made is None:
+        raise AttributeError(f"{type(owner).__name__} has no {name!r}: no area of that name declares {kind}")
+    actions = made(owner if kind == "player_actions" else sim)
+    setattr(owner, name, actions)
+    return actions
 
 
 class Simulation(BaseSimulation):

@@ -25,6 +25,7 @@ from livecore.api.request import PathIds
 from livecore.area import Area
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
+from livecore.contributions import Contributions
 from livecore.errors import LivecoreError
 from livecore.events import DomainEvent
 from livecore.exceptions import api_error
@@ -96,6 +97,7 @@ class BaseSimulation:
             # Player secrets are minted and checked as on a server; a simulation keeps them itself.
             hasher=KeyedHasher(f"simulation-{seed}".encode().ljust(32, b".")),
             checks=core_areas.checks(self.areas),
+            contributions=Contributions(self.areas),
         )
         self.store = MemoryStore(areas)
         studio = Studio(id=new_id(Prefix.STUDIO, start, self.rt.rng), key=manifest.studio)

@@ -117,3 +117,31 @@ def test_a_resource_bound_on_the_other_kind_of_client_is_refused() -> None:
 
     error = raised.value if isinstance(raised.value, TypeError) else raised.value.__cause__
     assert isinstance(error, TypeError) and "other kind of client" in str(error)
+
+
+class _StreakCalls(SdkCalls):
+    def _progress(self, external_id: str, quest_key: str) -> Call[QuestProgress]:
+        """Another vendor's area, on the same route for the test."""
+        return Call(QUEST_PROGRESS, QuestProgress, path={"externalId": external_id, "questKey": quest_key})
+
+
+class Streaks(SyncResource["SdkClient"], _StreakCalls):
+    progress = sync_method(_StreakCalls._progress)
+
+
+def test_two_vendors_resources_join_one_client_without_a_subclass_each(respx_mock: respx.MockRouter) -> None:
+    respx_mock.get(URL).mock(return_value=httpx.Response(200, json=ANSWER))
+    Game = SdkClient.with_resources(quests=Quests, streaks=Streaks)
+    assert issubclass(Game, SdkClient) and Game.__name__ == "SdkClient"
+    with Game("ck_test", base_url=BASE, player_secret="sec_1") as client:
+        assert client.quests.progress("ada", "dragon") == client.streaks.progress("ada", "dragon")
+        assert client.gifts._client is client
+    assert not hasattr(SdkClient, "quests")  # the client itself is unchanged
+
+
+def test_a_resource_named_as_one_the_client_has_or_of_the_wrong_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="SdkClient already has gifts"):
+        SdkClient.with_resources(gifts=Quests)
+    with pytest.raises(TypeError):
+        SdkClient.with_resources(quests=AsyncQuests)
+    assert isinstance(AsyncSdkClient.with_resources(quests=AsyncQuests).quests, type)

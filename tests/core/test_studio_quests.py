@@ -339,7 +339,8 @@ def test_the_embedded_simulation_refuses_a_reward_resource_the_game_does_not_dec
 def test_a_simulated_player_checks_in_through_the_areas_actions() -> None:
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=3, start=T0)
     ada = sim.player("ada")
-    quests = Quests(ada)
+    quests = ada.quests  # the area's player_actions, by its name, as ada.gifts is the gifts'
+    assert isinstance(quests, Quests) and ada.quests is quests
     assert quests.get().quest == QuestView.of(None, T0)
 
     done = quests.check_in()
@@ -356,13 +357,22 @@ def test_a_simulated_player_checks_in_through_the_areas_actions() -> None:
         "quest_already_checked_in",
         {"nextCheckInAt": "2026-03-03T00:00:00Z"},
     )
-    assert ServerQuests(sim).get(ada) == quests.get()
+    assert isinstance(sim.server.quests, ServerQuests)
+    assert sim.server.quests.get(ada) == quests.get()
 
     # Two days on, the area's hourly sweep has ended the streak the player let lapse.
     sim.advance(days=2)
     assert (quests.get().quest.streak, quests.get().quest.best_streak) == (0, 1)
     with pytest.raises(PlayerNotFoundError):
-        ServerQuests(sim).get("nobody")
+        sim.server.quests.get("nobody")
+
+
+def test_a_name_no_area_declares_actions_for_is_no_attribute_of_a_player_or_the_backend() -> None:
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=3, start=T0)
+    with pytest.raises(AttributeError, match="no 'streaks'"):
+        sim.player("ada").streaks  # noqa: B018
+    with pytest.raises(AttributeError, match="no 'streaks'"):
+        sim.server.streaks  # noqa: B018
 
 
 def test_the_areas_check_refuses_a_simulated_gift_as_the_clients_exception() -> None:

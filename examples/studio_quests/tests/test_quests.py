@@ -12,7 +12,6 @@ from livecore.simulation import Simulation
 from livecore_server.testing import served
 from studio_quests import api, commands
 from studio_quests.area import AREA
-from studio_quests.simulation import Quests
 
 MANIFEST = """
 studio = "acme"
@@ -63,12 +62,13 @@ def test_served_a_banned_player_is_refused_and_still_reads(livecore_db: str) -> 
 
 def test_embedded_a_banned_player_is_refused_and_still_reads() -> None:
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
-    ada = Quests(sim.player("ada"))
+    ada = sim.player("ada")
     sim.server.players.ban("ada", reason="cheating")
     with pytest.raises(LivecoreAPIError) as refused:
-        ada.check_in()
+        ada.quests.check_in()
     assert refused.value.code == "player_banned"
-    assert ada.get().quest.total_check_ins == 0
+    assert ada.quests.get().quest.total_check_ins == 0
+    assert sim.server.quests.get("ada").quest.total_check_ins == 0
 
 
 def test_embedded_a_command_called_for_a_banned_player_is_refused_as_its_route_is() -> None:
