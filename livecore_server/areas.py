@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from livecore import areas as core_areas
 from livecore.api.system_area import SYSTEM
-from livecore.operators.area import AREA as OPERATORS
-from livecore_server.admin import attempts, audit, grants, health, keys, members, players, webhooks
+from livecore_server.admin import health
+from livecore_server.admin.area import SERVER_AREA as OPERATORS
 from livecore_server.area import ServerArea, storage_of
 from livecore_server.crates.area import SERVER_AREA as CRATES
 from livecore_server.economy.area import SERVER_AREA as ECONOMY
@@ -45,18 +45,7 @@ _OWN = {
         LEADERBOARDS,
         TEAMS,
         GUILDS,
-        ServerArea(
-            OPERATORS,
-            bindings=(
-                *members.BINDINGS,
-                *players.BINDINGS,
-                *webhooks.BINDINGS,
-                *keys.BINDINGS,
-                *audit.BINDINGS,
-                *grants.BINDINGS,
-                *attempts.BINDINGS,
-            ),
-        ),
+        OPERATORS,
     )
 }
 # The core's order: the route table, the documents and the mounted routes agree.

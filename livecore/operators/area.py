@@ -6,6 +6,7 @@ from livecore.area import Area
 from livecore.errors import NOT_FOUND
 from livecore.operators import api, samples
 from livecore.operators.errors import CODES
+from livecore.operators.handlers import HANDLERS
 from livecore.operators.rules import (
     AUDIT_ENTRY_ID_PREFIX,
     MEMBER_ID_PREFIX,
@@ -20,6 +21,7 @@ AREA = Area(
     page="admin",
     builds_on=("crates", "friends", "player_tools", "live_events"),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"gameId": NOT_FOUND},
     webhooks=endpoints.PAYLOADS,
     samples=samples.SAMPLES,
