@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
