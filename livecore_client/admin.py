@@ -10,9 +10,9 @@ The client is bound to one studio (its key or ``std_`` id); game-scoped methods 
 given, the server acts in the environment the game has API keys in (live when it has both). Every write
 sends an idempotency key, made once per call and reused by its retries, or the ``idempotency_key`` given.
 
-The methods are grouped by resource (``admin.players.ban(...)``), each written once in its area's module
-under :mod:`livecore_client.resources`; the only hand-written pair is ``audit.iter``, which walks
-``audit.list`` page by page.
+The methods are grouped by resource (``admin.players.ban(...)``), each its route's builder, written once
+in the operators area's :mod:`livecore.operators.calls` and sent over HTTP; the only hand-written pair is
+``audit.iter``, which walks ``audit.list`` page by page.
 """
 
 from __future__ import annotations

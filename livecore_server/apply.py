@@ -7,7 +7,7 @@ studio, its games and their settings, API keys and webhook endpoints, in one tra
 - An API key is matched by (game, name). Changing its rate limits updates it in place; changing its
   environment or permission rotates it: a successor is minted with the new ones (a key never silently
   gains another environment's data or another surface's power), and the old key keeps working as it was
-  for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, as every rotation does.
+  for :data:`~livecore.operators.keys.ROTATION_GRACE` of service time, as every rotation does.
 - A webhook endpoint is matched by (game, name); URL, events and environment update in place.
 - A member is matched by (studio, key); email and role update in place, and a member left out of the
   manifest is removed (its sessions end, its personal keys stop working).
@@ -28,17 +28,15 @@ from livecore.clock import to_millis
 from livecore.commands import Runtime
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.manifest import ApiKeyManifest, Manifest, WebhookManifest
+from livecore.operators.keys import MintedKey, mint_api_key, retire_api_key, rotate_api_key
 from livecore.operators.rules import MEMBER_ID_PREFIX
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
-from livecore_server.keys import ROTATION_GRACE
 from livecore_server.plugins import BY_STUDIO, RECORDED
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 from livecore_server.storage.sql.members import Member
-
-KEY_PREFIX_LEN = 16  # "lc_test_" plus 8 random characters: enough to tell keys apart in logs
 
 
 def apply_manifest(store: ServerStore, keys: ServerKeys, rt: Runtime, manifest: Manifest) -> dict[str, Any]:
@@ -121,7 +119,7 @@ def _api_key(
         tx.keys.set_rate_limits(active.id, limits)
         return {"id": active.id, "env": spec.env.value, "permission": spec.permission.value, "secret": None}
     if active is not None:
-        tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
+        retire_api_key(tx, rt, active.id)
     return mint_key(tx, rt, game_id, name, spec.env, spec.permission, limits)
 
 
@@ -134,37 +132,23 @@ def mint_key(
     permission: Permission,
     rate_limits: str = "{}",
 ) -> dict[str, Any]:
-    now = rt.clock.now()
-    key_id = new_id(Prefix.API_KEY, now, rt.rng)
-    secret = new_secret(rt.rng, prefix=f"lc_{env.value}_")
-    tx.keys.insert(
-        key_id,
-        game_id,
-        name,
-        env,
-        permission,
-        rt.hasher.hash(secret),
-        secret[:KEY_PREFIX_LEN],
-        rate_limits,
-        to_millis(now),
-    )
-    return {"id": key_id, "env": env.value, "permission": permission.value, "secret": secret}
+    return _minted(mint_api_key(tx, rt, game_id, name, env, permission, rate_limits))
+
+
+def _minted(key: MintedKey) -> dict[str, Any]:
+    return {"id": key.id, "env": key.env.value, "permission": key.permission.value, "secret": key.secret}
 
 
 def rotate_key(store: ServerStore, rt: Runtime, game_id: str, name: str) -> dict[str, Any]:
     """Mint a successor with the same settings for the active key of that name; the old key keeps working
-    for :data:`~livecore_server.keys.ROTATION_GRACE` of service time, then stops."""
+    for :data:`~livecore.operators.keys.ROTATION_GRACE` of service time, then stops."""
 
     return store.run(lambda tx: rotate_in(tx, rt, game_id, name))
 
 
 def rotate_in(tx: ServerTransaction, rt: Runtime, game_id: str, name: str) -> dict[str, Any]:
-    """:func:`rotate_key` in a transaction of the caller's (the admin API's rotation)."""
-    active = tx.keys.active(game_id, name)
-    if active is None:
-        raise LookupError(f"no active key named {name!r}")
-    tx.keys.retire(active.id, to_millis(rt.clock.now() + ROTATION_GRACE))
-    return mint_key(tx, rt, game_id, name, active.env, active.permission, active.rate_limits)
+    """:func:`rotate_key` in a transaction of the caller's."""
+    return _minted(rotate_api_key(tx, rt, game_id, name))
 
 
 def _webhook(

@@ -8,8 +8,7 @@ import functools
 from collections.abc import Iterable
 
 from livecore import areas as core_areas
-from livecore.operators.area import AREA as OPERATORS
-from livecore_server.admin import attempts, audit, grants, keys, members, players, webhooks
+from livecore_server.admin.area import SERVER_AREA as OPERATORS
 from livecore_server.area import ServerArea, storage_of
 from livecore_server.crates.area import SERVER_AREA as CRATES
 from livecore_server.economy.area import SERVER_AREA as ECONOMY
@@ -44,18 +43,7 @@ _OWN = {
         LEADERBOARDS,
         TEAMS,
         GUILDS,
-        ServerArea(
-            OPERATORS,
-            bindings=(
-                *members.BINDINGS,
-                *players.BINDINGS,
-                *webhooks.BINDINGS,
-                *keys.BINDINGS,
-                *audit.BINDINGS,
-                *grants.BINDINGS,
-                *attempts.BINDINGS,
-            ),
-        ),
+        OPERATORS,
     )
 }
 # The core's order: the route table, the documents and the mounted routes agree.

@@ -10,11 +10,10 @@ cached key is trusted only once what has arrived is applied (``heard_now``). So 
 after a revocation was answered is refused in any process (docs/architecture.md#hot-path-choices).
 Where no notification comes, ``ttl`` bounds how long a change goes unseen: on PostgreSQL while a process
 does not listen (its watch reconnects), on SQLite for an operator command run in another process. A
-rotated key works until the end of its grace period (:data:`ROTATION_GRACE` of service time), checked
-on every request, cached or not. A string that
-does not have the shape of a key (:func:`api_key_shaped`) is refused before it is hashed, cached or
-looked up; so is a player secret of the wrong shape (:func:`player_secret_shaped`, checked by the
-namespace's guard before the player is read).
+rotated key works until the end of its grace period (:data:`livecore.operators.keys.ROTATION_GRACE` of
+service time), checked on every request, cached or not. A string that does not have the shape of a key
+(:func:`api_key_shaped`) is refused before it is hashed, cached or looked up; so is a player secret of
+the wrong shape (:func:`player_secret_shaped`, checked by the namespace's guard before the player is read).
 
 Usage (last-used time, operation and ``X-Svc-SDK``) is kept in memory and written in one batch every few
 seconds rather than as a write per request.
@@ -24,7 +23,6 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timedelta
 
 from livecore.hashing import KeyedHasher
 from livecore.players.commands import PLAYER_SECRET_PREFIX
@@ -37,8 +35,6 @@ from livecore_server.storage.sqlport import KEYS_CHANGED
 _SECRET_BODY = "[A-Za-z0-9_-]{43}"
 _API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")
 _PLAYER_SECRET = re.compile(f"{re.escape(PLAYER_SECRET_PREFIX)}{_SECRET_BODY}")
-# How long a rotated key keeps working beside its successor (docs/api.md#authentication).
-ROTATION_GRACE = timedelta(days=60)
 
 
 def api_key_shaped(secret: str) -> bool:

@@ -9,6 +9,7 @@ from livecore.errors import NOT_FOUND
 from livecore.limits import duration
 from livecore.operators import api, samples
 from livecore.operators.errors import CODES
+from livecore.operators.handlers import HANDLERS
 from livecore.operators.rules import (
     AUDIT_ENTRY_ID_PREFIX,
     KEY_LIFETIME,
@@ -37,6 +38,7 @@ AREA = Area(
     page="admin",
     builds_on=("crates", "friends", "player_tools", "live_events"),
     routes=api.ROUTES,
+    handlers=HANDLERS,
     record_ids={"gameId": NOT_FOUND},
     webhooks=endpoints.PAYLOADS,
     samples=samples.SAMPLES,

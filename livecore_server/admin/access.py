@@ -28,7 +28,9 @@ from livecore.api.area_action import AnyAction, authorize_action
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
+from livecore.operators.audit import game_ref
 from livecore.operators.errors import CSRF_INVALID
+from livecore.operators.members import csrf_message
 from livecore.operators.rules import (
     CSRF_HEADER,
     PERSONAL_KEY_PREFIX,
@@ -141,18 +143,12 @@ def no_credential(request: web.Request, *, portal: bool) -> str:
     return authorization_problem(request) or "The personal key is unknown, expired or revoked."
 
 
-def csrf_token(services: Services, session_id: str) -> str:
-    """The session's CSRF token: its id under the server's key, so it is never stored and cannot be
-    made without that key."""
-    return services.runtime.hasher.hash(f"csrf\x00{session_id}")
-
-
 def check_csrf(services: Services, operator: Operator, sent: str | None) -> None:
     session_id = operator.session_id
     if session_id is None:
         return
     # verify: a token made under a server key before a rotation still holds for its session.
-    if not sent or not services.runtime.hasher.verify(f"csrf\x00{session_id}", sent):
+    if not sent or not services.runtime.hasher.verify(csrf_message(session_id), sent):
         raise LivecoreError(
             CSRF_INVALID, f"Send the session's CSRF token as {CSRF_HEADER} (GET /admin/v1/me)."
         )
@@ -194,13 +190,6 @@ def _studio_id(tx: ServerTransaction, ref: str) -> str | None:
     return tx.manifest.studio_id(ref)
 
 
-def game_ref(tx: ServerTransaction, studio_id: str, ref: str) -> str | None:
-    """The id of the studio's game named by key or id, or None."""
-    if ref.startswith("gam_"):
-        return ref if any(game_id == ref for game_id, _, _ in tx.manifest.games_of(studio_id)) else None
-    return tx.manifest.game_id(studio_id, ref)
-
-
 def resolve_scope(
     tx: ServerTransaction,
     operator: Operator,
@@ -217,7 +206,7 @@ def resolve_scope(
             raise LivecoreError(PERMISSION_DENIED, "This credential belongs to another studio.")
     game_id = ""
     if "game" in params:
-        game_id = game_ref(tx, studio_id, params["game"]) or ""
+        game_id = game_ref(tx.manifest, studio_id, params["game"]) or ""
         if not game_id:
             raise LivecoreError(NOT_FOUND, "The studio has no such game.", {"game": params["game"]})
     authorize_action(operator, studio_id, action)

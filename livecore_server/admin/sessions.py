@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from livecore.clock import to_millis
 from livecore.ids import new_id, new_secret
+from livecore.operators.audit import write
 from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_ID_PREFIX, SESSION_TTL, Action, Operator
 from livecore_server.admin.access import session_operator
-from livecore_server.admin.audit import write
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 from livecore_server.storage.sql.members import Member

@@ -26,16 +26,11 @@ from multidict import MultiDictProxy
 from livecore.clock import format_ts, to_millis
 from livecore.errors import METHOD_NOT_ALLOWED, NOT_FOUND, RATE_LIMITED, LivecoreError
 from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
+from livecore.operators.members import csrf_token
 from livecore.operators.rules import SESSION_COOKIE, Action, Operator, may
 from livecore.players.errors import PLAYER_NOT_FOUND
-from livecore_server.admin import attempts, audit, grants, keys, members, players, webhooks
-from livecore_server.admin.access import (
-    credential_of,
-    csrf_token,
-    env_of,
-    game_environment,
-    run_route,
-)
+from livecore_server.admin.access import credential_of, env_of, game_environment, run_route
+from livecore_server.admin.area import SERVER_AREA
 from livecore_server.admin.oidc import OidcClient, OidcError, OidcPending, OidcSettings
 from livecore_server.admin.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.http.endpoint import Binding
@@ -45,11 +40,8 @@ from livecore_server.services import SERVICES, Services
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-BINDINGS: dict[str, Binding] = {
-    b.route.name: b
-    for module in (attempts, audit, grants, keys, members, players, webhooks)
-    for b in module.BINDINGS
-}
+# The operator routes, as the admin API serves them.
+BINDINGS: dict[str, Binding] = {b.route.name: b for b in SERVER_AREA.served}
 OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
 _SECURITY_HEADERS = {
@@ -106,7 +98,7 @@ class Page:
         self.request = request
         self.operator = operator
         self.me = me
-        self.csrf = csrf_token(_services(request), operator.session_id or "")
+        self.csrf = csrf_token(_services(request).runtime.hasher, operator.session_id or "")
 
     def may(self, action: str) -> bool:
         """Whether to offer the form of ``action`` (the server refuses it anyway when not)."""

@@ -87,7 +87,7 @@ def test_changing_a_keys_environment_mints_a_successor(tmp_path: Path) -> None:
 
 
 def test_a_key_rotated_by_apply_keeps_its_old_environment_during_its_grace(tmp_path: Path) -> None:
-    from livecore_server.keys import ROTATION_GRACE
+    from livecore.operators.keys import ROTATION_GRACE
     from tests.conftest import make_services
 
     _, out, _ = _apply(tmp_path, TEST_MANIFEST, "--json")

@@ -5,24 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
 from livecore.operators.rules import AuditEntry
+from livecore.operators.store import AuditFilter
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
-
-
-@attrs.frozen
-class AuditFilter:
-    """What the log is narrowed to; every field is optional."""
-
-    game_id: str | None = None
-    action: str | None = None
-    target: str | None = None
-    member_id: str | None = None
-    before_seq: int | None = None  # the keyset: entries older than this one
 
 
 def _json(value: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from livecore.operators.rules import Role
+from livecore.operators.store import PersonalKeyRecord
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
 
@@ -217,7 +218,7 @@ class SqlMembers(SqlPort):
 
     def insert_key(
         self,
-        key: PersonalKey,
+        key: PersonalKeyRecord,
         secret_hash: str,
     ) -> None:
         """A member's new key; the key it had before is revoked (one per member)."""

@@ -1,0 +1,12 @@
+"""The operators area's server side: the routes only the server answers, creating a webhook endpoint and
+rotating its signing secret (:mod:`livecore_server.admin.webhooks`). Every other operator route is served
+by the core's handler (:mod:`livecore.operators.handlers`); the admin API, the portal and ``/mcp`` run
+these same bindings, admitted by :mod:`livecore_server.admin.access`."""
+
+from __future__ import annotations
+
+from livecore.operators.area import AREA
+from livecore_server.admin import webhooks
+from livecore_server.area import ServerArea
+
+SERVER_AREA = ServerArea(AREA, bindings=tuple(webhooks.BINDINGS))
