@@ -18,7 +18,7 @@ import attrs
 from livecore import contributions
 from livecore.api.area_action import AreaAction
 from livecore.area import Area
-from livecore_server.admin.audit import record
+from livecore.operators.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, TxHandler, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
