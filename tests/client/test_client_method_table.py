@@ -45,4 +45,4 @@ def test_a_method_without_its_row_fails_the_check() -> None:
 )
 def test_a_client_holds_resources_and_no_flat_methods(client: type) -> None:
     public = {name for name in dir(client) if not name.startswith("_")}
-    assert public - set(resources(client)) <= {"close", "aclose"}
+    assert public - set(resources(client)) <= {"close", "aclose", "with_resources"}
