@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import attrs
 
@@ -29,6 +29,8 @@ from livecore.schedule import Job
 from livecore.section import Section
 from livecore.simulation.part import SeasonPart
 from livecore.webhooks.payload import WebhookPayload
+
+P = TypeVar("P")
 
 #: Builds an area's in-memory port for one transaction: ``(memory store, its undo journal) -> port``, over
 #: the area's tables (``store.tables[<area name>]``).
@@ -67,15 +69,31 @@ def _handles_its_routes(area: Area, _: attrs.Attribute[Any], handlers: Mapping[R
             raise ValueError(f"area {area.name}: a handler of {route.name}, which is not one of its routes")
 
 
+@attrs.frozen
+class PortKey(Generic[P]):
+    """A studio's area's port, typed: ``QUESTS: PortKey[QuestStore] = PortKey("quests")``, declared beside
+    its protocol and read ``tx.ports.of(QUESTS)`` (a ``QuestStore`` to a type checker), as a built-in area's
+    port is ``tx.gifts``. ``name`` is the port's name in ``Area.ports``."""
+
+    name: str
+
+
 class Ports:
-    """The ports the registered areas add to one transaction, by name: ``tx.ports.quests``."""
+    """The ports the registered areas add to one transaction: typed by their keys, ``tx.ports.of(QUESTS)``,
+    or by name, ``tx.ports.quests``."""
 
     __slots__ = ("_ports",)
 
     def __init__(self, ports: Mapping[str, object]) -> None:
         self._ports = ports
 
+    def of(self, key: PortKey[P]) -> P:
+        return cast(P, self._port(key.name))
+
     def __getattr__(self, name: str) -> Any:
+        return self._port(name)
+
+    def _port(self, name: str) -> object:
         try:
             return self._ports[name]
         except KeyError:

@@ -21,7 +21,7 @@ from livecore.players.rules import Player
 from livecore.scope import Scope
 from studio_quests import rules
 from studio_quests.rules import QUESTS_NOT_CONFIGURED, QuestSettings, QuestState
-from studio_quests.store import QuestStore
+from studio_quests.store import QUESTS, QuestStore
 from studio_quests.webhooks import QuestCheckedIn
 
 NAME = "quests"
@@ -35,8 +35,7 @@ class QuestsTx(GrantsTx, HasPorts, Protocol):
 
 
 def quests_of(tx: HasPorts) -> QuestStore:
-    port: QuestStore = tx.ports.quests
-    return port
+    return tx.ports.of(QUESTS)
 
 
 def settings_of(game: Game) -> QuestSettings | None:

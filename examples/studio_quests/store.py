@@ -1,10 +1,11 @@
-"""The quests port: each player's check-in state, by player id (``tx.ports.quests``)."""
+"""The quests port: each player's check-in state, by player id (``tx.ports.of(QUESTS)``, typed)."""
 
 from __future__ import annotations
 
 from datetime import date
 from typing import Protocol
 
+from livecore.area import PortKey
 from studio_quests.rules import QuestState
 
 
@@ -23,3 +24,7 @@ class QuestStore(Protocol):
         """States with a streak (``streak > 0``) whose last check-in is before ``day``, by player id (at
         most ``limit``)."""
         ...
+
+
+QUESTS: PortKey[QuestStore] = PortKey("quests")
+"""The port's key: ``tx.ports.of(QUESTS)`` is a :class:`QuestStore` to a type checker."""
