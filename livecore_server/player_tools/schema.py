@@ -1,6 +1,6 @@
 """The player tools' tables (merges, erasures, the keys of imported rows), declared (:data:`SCHEMA`), and the
 SQLite migration that built them (:data:`HISTORY`, under the name deployed databases recorded: it also created
-the purchases area's table and added indexes to the grants' and gifts'); on PostgreSQL the foundation
+the purchases area's table and added an index to the grants'); on PostgreSQL the foundation
 migration created them. Its ``ServerArea`` declares them, and a store adds them to the shared ones.
 
 :data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 from livecore_server.player_tools.sql.erasures import SqlErasures
 from livecore_server.player_tools.sql.merges import SqlMerges
 from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
-from livecore_server.storage.history import History
+from livecore_server.storage.history import History, Recognised
 from livecore_server.storage.schema import (
     MS,
     Column,
@@ -65,14 +65,16 @@ SCHEMA = Schema(
 HISTORY = History(
     sqlite=(
         (
-            "0010_player_tools",
+            # ``0010_player_tools`` less its index on gifts (which ``0012`` dropped again): the gifts
+            # table is the gifts area's, built after this history.
+            "0010_player_tools_tables",
             [
+                Recognised(("0010_player_tools",)),
                 "ALTER TABLE players ADD COLUMN debug_reason TEXT",
                 "ALTER TABLE players ADD COLUMN debug_at INTEGER",
                 "ALTER TABLE players ADD COLUMN lifecycle TEXT NOT NULL DEFAULT 'active'",
                 "ALTER TABLE players ADD COLUMN merged_into TEXT",
                 "CREATE INDEX grants_by_player ON grants (player_id, created_at)",
-                "CREATE INDEX gifts_by_recipient ON gifts (recipient_id)",
                 # A merge is remembered by the source's original external id (replays answer no_op).
                 # An id can be merged again once a new player took it: one row per merged player.
                 """CREATE TABLE merges (

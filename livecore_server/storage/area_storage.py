@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import attrs
 
 from livecore_server.storage import migrations, postgres_schema
-from livecore_server.storage.history import History, Migration, assembled
+from livecore_server.storage.history import History, Migration, Step, assembled, check_names, recognising
 from livecore_server.storage.read_ahead import ReadAhead, ReadAheads
 from livecore_server.storage.schema import POSTGRES, SHARED, SQLITE, Dialect, Schema
 from livecore_server.storage.sql import SHARED_PORTS, OpenedPorts
@@ -42,19 +42,33 @@ SqlPort = Callable[[Any], object]
 
 @attrs.frozen
 class AreaMigration:
-    """One migration of an area's tables: its statements for SQLite and for PostgreSQL."""
+    """One migration of an area's tables: its steps for SQLite and for PostgreSQL."""
 
     name: str
-    sqlite: Sequence[str]
-    postgres: Sequence[str]
+    sqlite: Sequence[Step]
+    postgres: Sequence[Step]
 
     @classmethod
     def creating(cls, name: str, declared: Schema, *tables: str) -> AreaMigration:
-        """The migration creating ``tables`` of ``declared``, each with its indexes, in both dialects."""
+        """The migration creating ``tables`` of ``declared``, each with its indexes, in both dialects (as
+        first created: what a later migration adds, ``since``, is left out)."""
         return cls(
             name,
             sqlite=[s for table in tables for s in declared.create_statements(table, SQLITE)],
             postgres=[s for table in tables for s in declared.create_statements(table, POSTGRES)],
+        )
+
+    @classmethod
+    def adding(cls, name: str, declared: Schema) -> AreaMigration:
+        """The migration adding what ``declared`` marks as added by it (``since=name``): columns, then
+        indexes, in both dialects."""
+        return cls(name, sqlite=declared.added_by(name, SQLITE), postgres=declared.added_by(name, POSTGRES))
+
+    def recognised_by(self, *, sqlite: Sequence[str] = (), postgres: Sequence[str] = ()) -> AreaMigration:
+        """This migration, recorded without running on a database that recorded the service's migrations
+        ``sqlite`` (or ``postgres``), which built the same before the area had migrations of its own."""
+        return attrs.evolve(
+            self, sqlite=recognising(sqlite, self.sqlite), postgres=recognising(postgres, self.postgres)
         )
 
 
@@ -115,6 +129,8 @@ def served(areas: Iterable[Keeps]) -> AreaStorage:
         *history.postgres,
         *((f"{a.name}:{m.name}", m.postgres) for a in areas for m in a.migrations),
     )
+    check_names(sqlite)
+    check_names(postgres)
     area_ports = tuple((name, port) for area in areas for name, port in area.sql_ports.items())
     ports = (*SHARED_PORTS.items(), *area_ports)
     names = [name for name, _ in ports]

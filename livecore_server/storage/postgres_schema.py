@@ -1,6 +1,6 @@
-"""The PostgreSQL migrations of the tables no area owns, and the foundation (``0001_core``, ``0002_server``:
-the first tables of the service, several areas' among them, column for column as SQLite's, in
-PostgreSQL's types).
+"""The PostgreSQL migrations of the tables no area owns, and the foundation (``0001_foundation``,
+``0002_server``: the first tables of the service, several areas' among them, column for column as
+SQLite's, in PostgreSQL's types).
 
 Same conventions as SQLite so the row conversions are shared: timestamps are BIGINT milliseconds since
 the epoch, JSON documents are read back as their text. Differences:
@@ -16,10 +16,11 @@ the epoch, JSON documents are read back as their text. Differences:
   instead of FTS5.
 
 Each built-in area keeps the migrations of its own tables in its server package
-(``livecore_server/<area>/schema.py``), numbered in this dialect's sequence; they are applied in order,
-each once, recorded in ``_migrations``; append, never edit. A new migration is rendered from the
-declaration of its tables (``SCHEMA.create_statements(table, POSTGRES)``), and a test checks that the
-migrated database matches the declared schema.
+(``livecore_server/<area>/schema.py``): its own (``AreaMigration``, recorded as ``<area>:<name>``, applied
+after these), or, for the areas not moved to them yet, ones numbered in this dialect's sequence. Each is
+applied once, recorded in ``_migrations``; never edit an applied one. A new table or column is an area's
+migration, rendered from the declaration, and a test checks that the migrated database matches the
+declared schema.
 """
 
 from __future__ import annotations
@@ -27,15 +28,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livecore_server.storage import schema
-from livecore_server.storage.history import Step
+from livecore_server.storage.history import Recognised, Step
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
 
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
-        "0001_core",
+        # The first tables, as ``0001_core`` built them less those an area now builds in its own
+        # migrations (the gifts': ``gifts:0001_gifts``); a database built by ``0001_core`` holds them.
+        "0001_foundation",
         [
+            Recognised(("0001_core",)),
             f"""CREATE TABLE games (
                 id {T} PRIMARY KEY,
                 studio_id {T} NOT NULL,
@@ -188,31 +192,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 PRIMARY KEY (blocker_id, blocked_id)
             )""",
             "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
-            f"""CREATE TABLE gifts (
-                seq BIGSERIAL NOT NULL,
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                grant_id {T} NOT NULL UNIQUE,
-                sender_id {T} NOT NULL REFERENCES players(id),
-                recipient_id {T} NOT NULL REFERENCES players(id),
-                type {T} NOT NULL,
-                resource_key {T} NOT NULL,
-                amount BIGINT NOT NULL CHECK (amount > 0),
-                message {T},
-                status {T} NOT NULL,
-                sent_at BIGINT NOT NULL,
-                expires_at BIGINT,
-                claimed_at BIGINT,
-                deducted BOOLEAN NOT NULL,
-                idempotency_key {T}
-            )""",
-            # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
-            "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
-            "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
-            # A repeated idempotency key answers the gift it made, however long ago
-            # (docs/reference/gifts.md#sending).
-            "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
-            " WHERE idempotency_key IS NOT NULL",
             # A merge is remembered by the source's original external id; one row per merged player.
             f"""CREATE TABLE merges (
                 game_id {T} NOT NULL,
