@@ -10,7 +10,7 @@ from typing import Any
 
 from livecore.names import fold
 from livecore_server.players.sql import PostgresPlayers, SqlitePlayers, SqlPlayers
-from livecore_server.storage.history import History
+from livecore_server.storage.history import History, Recognised
 from livecore_server.storage.schema import (
     INT,
     JSON,
@@ -199,6 +199,19 @@ HISTORY = History(
                 " INSERT INTO player_names (player_names, rowid, search_name)"
                 " VALUES ('delete', old.rowid, old.search_name);"
                 " INSERT INTO player_names (rowid, search_name) VALUES (new.rowid, new.search_name); END",
+            ],
+        ),
+        (
+            # The moderation and lifecycle columns the player tools need (``0010_player_tools`` added them,
+            # with the player tools', the purchases' and the grants' tables and indexes, which those areas
+            # now build in their own migrations).
+            "0010_player_lifecycle",
+            [
+                Recognised(("0010_player_tools",)),
+                "ALTER TABLE players ADD COLUMN debug_reason TEXT",
+                "ALTER TABLE players ADD COLUMN debug_at INTEGER",
+                "ALTER TABLE players ADD COLUMN lifecycle TEXT NOT NULL DEFAULT 'active'",
+                "ALTER TABLE players ADD COLUMN merged_into TEXT",
             ],
         ),
         (

@@ -10,6 +10,6 @@ from livecore_server.purchases import schema
 SERVER_AREA = ServerArea(
     AREA,
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

@@ -36,7 +36,8 @@ T = 'TEXT COLLATE "C"'
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
         # The first tables, as ``0001_core`` built them less those an area now builds in its own
-        # migrations (the gifts': ``gifts:0001_gifts``); a database built by ``0001_core`` holds them.
+        # migrations (the economy's, the grants', the gifts', the player tools' and the purchases'); a
+        # database built by ``0001_core`` holds them.
         "0001_foundation",
         [
             Recognised(("0001_core",)),
@@ -120,52 +121,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 PRIMARY KEY (scope, key)
             )""",
             "CREATE INDEX idempotency_by_age ON idempotency (created_at)",
-            f"""CREATE TABLE ledger (
-                seq BIGSERIAL PRIMARY KEY,
-                id {T} NOT NULL UNIQUE,
-                player_id {T} NOT NULL REFERENCES players(id),
-                game_id {T} NOT NULL,
-                resource_key {T} NOT NULL,
-                resource_type {T} NOT NULL,
-                delta BIGINT NOT NULL,
-                balance_after BIGINT NOT NULL CHECK (balance_after >= 0),
-                reason {T} NOT NULL,
-                note {T},
-                source_ref_id {T},
-                actor JSON NOT NULL,
-                created_at BIGINT NOT NULL
-            )""",
-            "CREATE INDEX ledger_by_player ON ledger (player_id, resource_key, seq)",
-            # The balance each ledger entry leaves; the database refuses a negative amount even if a rule
-            # were bypassed.
-            f"""CREATE TABLE holdings (
-                player_id {T} NOT NULL REFERENCES players(id),
-                resource_key {T} NOT NULL,
-                amount BIGINT NOT NULL CHECK (amount >= 0),
-                parameters JSON NOT NULL DEFAULT '{{}}',
-                PRIMARY KEY (player_id, resource_key)
-            )""",
-            f"""CREATE TABLE grants (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                player_id {T} NOT NULL REFERENCES players(id),
-                external_player_id {T} NOT NULL,
-                kind {T} NOT NULL,
-                status {T} NOT NULL,
-                entries JSON NOT NULL,
-                source_kind {T} NOT NULL,
-                source_ref_id {T},
-                metadata JSON NOT NULL,
-                created_at BIGINT NOT NULL,
-                expires_at BIGINT,
-                claimed_at BIGINT,
-                acked_by {T}
-            )""",
-            "CREATE INDEX grants_pending_by_player ON grants (player_id, created_at)"
-            " WHERE status = 'pending'",
-            "CREATE INDEX grants_to_expire ON grants (expires_at)"
-            " WHERE status = 'pending' AND expires_at IS NOT NULL",
-            "CREATE INDEX grants_by_player ON grants (player_id, created_at)",
             f"""CREATE TABLE friend_requests (
                 id {T} PRIMARY KEY,
                 game_id {T} NOT NULL,
@@ -192,59 +147,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 PRIMARY KEY (blocker_id, blocked_id)
             )""",
             "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
-            # A merge is remembered by the source's original external id; one row per merged player.
-            f"""CREATE TABLE merges (
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                from_external_id {T} NOT NULL,
-                from_player_id {T} NOT NULL,
-                to_player_id {T} NOT NULL,
-                placeholder {T} NOT NULL,
-                merged_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, env, from_external_id, from_player_id)
-            )""",
-            "CREATE INDEX merges_into ON merges (to_player_id)",
-            # An erasure is remembered by a keyed hash of the original external id, never the id.
-            f"""CREATE TABLE erasures (
-                game_id {T} NOT NULL,
-                external_id_hash {T} NOT NULL,
-                player_id {T} NOT NULL,
-                placeholder {T} NOT NULL,
-                reason {T} NOT NULL,
-                erased_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, external_id_hash, player_id)
-            )""",
-            f"""CREATE TABLE purchases (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                player_id {T} NOT NULL REFERENCES players(id),
-                transaction_id {T} NOT NULL,
-                store {T} NOT NULL,
-                product_id {T} NOT NULL,
-                product_type {T} NOT NULL,
-                amount_minor BIGINT NOT NULL,
-                currency {T} NOT NULL,
-                normalized_amount_minor BIGINT NOT NULL,
-                fx_rate DOUBLE PRECISION NOT NULL,
-                validation_status {T} NOT NULL,
-                purchased_at BIGINT NOT NULL,
-                tracked_at BIGINT NOT NULL,
-                metadata JSON NOT NULL,
-                UNIQUE (game_id, env, transaction_id)
-            )""",
-            "CREATE INDEX purchases_by_player ON purchases (player_id, purchased_at, id)",
-            # Revenue reads: a game's purchases in a time range.
-            "CREATE INDEX purchases_by_time ON purchases (game_id, env, purchased_at)",
-            f"""CREATE TABLE migration_keys (
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                kind {T} NOT NULL,
-                key {T} NOT NULL,
-                fingerprint {T} NOT NULL,
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, env, kind, key)
-            )""",
         ],
     ),
     (

@@ -6,7 +6,7 @@ its store adds them to the shared ones.
 
 from __future__ import annotations
 
-from livecore_server.storage.history import History
+from livecore_server.storage.history import History, where_table
 from livecore_server.storage.schema import (
     INT,
     JSON,
@@ -133,7 +133,13 @@ _REPREFIX = [
     f"FROM teams WHERE {_OLD_TEAM.format(column='id')}",
     _team_reference("team_members", "team_id"),
     _team_reference("partner_invites", "team_id"),
-    _team_reference("grants", "source_ref_id", "source_kind IN ('event_team_milestone', 'event_team_rank')"),
+    # The grants' table is the grants area's, built after this history on a new database (with no rows).
+    where_table(
+        "grants",
+        _team_reference(
+            "grants", "source_ref_id", "source_kind IN ('event_team_milestone', 'event_team_rank')"
+        ),
+    ),
     f"DELETE FROM teams WHERE {_OLD_TEAM.format(column='id')}",
 ]
 

@@ -121,7 +121,7 @@ def dialect(request: pytest.FixtureRequest) -> Dialect:
 
 
 @pytest.fixture
-def databases(dialect: Dialect, tmp_path: Path) -> Iterator[list[Database]]:
+def databases() -> Iterator[list[Database]]:
     made: list[Database] = []
     yield made
     for db in made:
@@ -154,7 +154,12 @@ def test_a_database_built_before_the_split_is_recognised_and_keeps_its_rows(
     assert gifts(db) == [GIFT_KEPT, later]
 
 
-@pytest.mark.parametrize("upto", [1, 8, 9, 10, 11, 12, 20])
+# Where the old history stops: before and after each migration a moved one is recognised by (SQLite's
+# 0004, 0009, 0010 and 0012; PostgreSQL's 0001), and before a data fix of a moved table (0023, 0015).
+PART_WAY = [(SQLITE, n) for n in (1, 3, 4, 8, 9, 10, 11, 12, 22, 30)] + [(POSTGRES, n) for n in (1, 14, 22)]
+
+
+@pytest.mark.parametrize(("dialect", "upto"), PART_WAY)
 def test_a_database_part_way_through_the_old_history_is_completed(
     dialect: Dialect, tmp_path: Path, databases: list[Database], upto: int
 ) -> None:
