@@ -1,12 +1,9 @@
 """The economy area's tables, declared (:data:`SCHEMA`): the ledger and the balances it leaves, and the
 area's migrations (:data:`MIGRATIONS`, rendered from the declaration). Its ``ServerArea`` declares them,
-and a store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+and a store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.economy.sql import SqlLedger
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     BIGINT,
@@ -62,5 +59,3 @@ MIGRATIONS = (
         sqlite=("0004_economy_and_grants",), postgres=("0001_core",)
     ),
 )
-
-SQL_PORTS = {"ledger": SqlLedger}

@@ -24,5 +24,6 @@ SERVER_AREA = ServerArea(
     ),
     schema=schema.SCHEMA,
     history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

@@ -1,12 +1,9 @@
 """The grants area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`,
 rendered from the declaration). Its ``ServerArea`` declares them, and a store adds them to the shared
-ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+ones."""
 
 from __future__ import annotations
 
-from livecore_server.grants.sql import SqlGrants
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     JSON,
@@ -63,5 +60,3 @@ MIGRATIONS = (
         sqlite=("0010_player_tools",), postgres=("0001_core",)
     ),
 )
-
-SQL_PORTS = {"grants": SqlGrants}

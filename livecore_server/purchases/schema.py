@@ -1,12 +1,9 @@
 """The purchases area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`,
 rendered from the declaration). The area declares them (``ServerArea``), and its store adds them to the
-shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.purchases.sql import PostgresPurchases, SqlitePurchases, SqlPurchases
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     BIGINT,
@@ -19,7 +16,6 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
-from livecore_server.storage.sqlport import Dialects
 
 SCHEMA = Schema(
     tables=(
@@ -59,5 +55,3 @@ MIGRATIONS = (
         sqlite=("0010_player_tools",), postgres=("0001_core",)
     ),
 )
-
-SQL_PORTS = {"purchases": Dialects(SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases)}

@@ -4,9 +4,10 @@ attributes, so that a stored column is written once.
 
 Each column is its record's attribute of the same name (unless renamed, ``attributes``), converted by
 its declared kind and the attribute's type: a time (:data:`~.schema.MS`) is a ``datetime``, an enum's
-value is its ``.value``, a flag read back is a ``bool``; a column another conversion needs says how
-(:class:`Convert`). A record's attribute that no column of its table holds is read by an expression of
-the SELECT (``joined``: another table's column), or keeps its default.
+value is its ``.value``, a flag read back is a ``bool``, a JSON document (not kept as ``str``) is written as
+its text and parsed back; a column another conversion needs says how (:class:`Convert`). A record's
+attribute that no column of its table holds is read by an expression of the SELECT (``joined``: another
+table's column), or keeps its default.
 
 The two conversions are compiled once per table into plain functions, written out as a hand-written
 converter would be (one tuple, one constructor call per row), so a row costs no look-up at run time.
@@ -23,10 +24,11 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import attrs
+import orjson
 
 from livecore.clock import from_millis, to_millis
 from livecore_server.storage.columns import Columns
-from livecore_server.storage.schema import BOOL, MS, SEQ, Column, Table
+from livecore_server.storage.schema import BOOL, JSON, JSONB, MS, SEQ, Column, Table
 from livecore_server.storage.sqlport import Insert
 
 T = TypeVar("T")
@@ -71,7 +73,13 @@ class Mapped(Generic[T]):
             raise TypeError(f"{table.name} has no column {', '.join(sorted(unknown))} a record writes")
         self.table = table
         self.insert = Insert(table.name, tuple(c.name for c in stored), conflict, action)
-        namespace: dict[str, Any] = {"_record": record, "_to_ms": to_millis, "_from_ms": from_millis}
+        namespace: dict[str, Any] = {
+            "_record": record,
+            "_to_ms": to_millis,
+            "_from_ms": from_millis,
+            "_dumps": orjson.dumps,
+            "_loads": orjson.loads,
+        }
         writes, reads = [], []
         for column in stored:
             attribute = renamed.get(column.name, column.name)
@@ -118,6 +126,8 @@ def _conversions(
         write, read = "_to_ms({})", "_from_ms({})"
     elif column.kind == BOOL:
         write, read = "{}", "bool({})"  # a bool is written as is: 1/0 on SQLite, a boolean on PostgreSQL
+    elif column.kind in (JSON, JSONB) and inner is not str:
+        write, read = "_dumps({}).decode()", "_loads({})"  # as text: JSON keeps its key order as written
     else:
         return "{}", "{}"
     if not column.null:

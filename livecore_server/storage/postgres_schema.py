@@ -36,8 +36,8 @@ T = 'TEXT COLLATE "C"'
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
         # The first tables, as ``0001_core`` built them less those an area now builds in its own
-        # migrations (the economy's, the grants', the gifts', the player tools' and the purchases'); a
-        # database built by ``0001_core`` holds them.
+        # migrations (the economy's, the grants', the friends', the gifts', the player tools' and the
+        # purchases'); a database built by ``0001_core`` holds them.
         "0001_foundation",
         [
             Recognised(("0001_core",)),
@@ -121,32 +121,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 PRIMARY KEY (scope, key)
             )""",
             "CREATE INDEX idempotency_by_age ON idempotency (created_at)",
-            f"""CREATE TABLE friend_requests (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                from_player_id {T} NOT NULL REFERENCES players(id),
-                to_player_id {T} NOT NULL REFERENCES players(id),
-                -- the unordered pair: at most one pending request between two players
-                pair {T} NOT NULL UNIQUE,
-                created_at BIGINT NOT NULL
-            )""",
-            "CREATE INDEX friend_requests_incoming ON friend_requests (to_player_id, created_at)",
-            "CREATE INDEX friend_requests_outgoing ON friend_requests (from_player_id, created_at)",
-            # One row per direction: a player's friends are one index range.
-            f"""CREATE TABLE friendships (
-                player_id {T} NOT NULL REFERENCES players(id),
-                friend_id {T} NOT NULL REFERENCES players(id),
-                since BIGINT NOT NULL,
-                PRIMARY KEY (player_id, friend_id),
-                CHECK (player_id <> friend_id)
-            )""",
-            f"""CREATE TABLE blocks (
-                blocker_id {T} NOT NULL REFERENCES players(id),
-                blocked_id {T} NOT NULL REFERENCES players(id),
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (blocker_id, blocked_id)
-            )""",
-            "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
         ],
     ),
     (
