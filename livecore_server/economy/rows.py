@@ -4,18 +4,16 @@ a holding's columns are declared by its builder (a row holds a player's key, whi
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 import orjson
 
-from livecore.economy.rules import Holding, LedgerEntry, Reason
+from livecore.economy.rules import Holding, LedgerEntry
 from livecore_server.economy.schema import SCHEMA
 from livecore_server.storage.columns import Columns
-from livecore_server.storage.mapped import Convert, Mapped
+from livecore_server.storage.mapped import Mapped
 
-# A reason is one of the values areas declare, not an enum: written and read as its value.
-LEDGER = Mapped(SCHEMA.table("ledger"), LedgerEntry, convert={"reason": Convert(attrgetter("value"), Reason)})
+LEDGER = Mapped(SCHEMA.table("ledger"), LedgerEntry)
 LEDGER_COLUMNS = LEDGER.columns
 
 

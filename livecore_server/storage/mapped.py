@@ -4,10 +4,10 @@ attributes, so that a stored column is written once.
 
 Each column is its record's attribute of the same name (unless renamed, ``attributes``), converted by
 its declared kind and the attribute's type: a time (:data:`~.schema.MS`) is a ``datetime``, an enum's
-value is its ``.value``, a flag read back is a ``bool``, a JSON document (not kept as ``str``) is written as
-its text and parsed back; a column another conversion needs says how (:class:`Convert`). A record's
-attribute that no column of its table holds is read by an expression of the SELECT (``joined``: another
-table's column), or keeps its default.
+value (or a :class:`~livecore.enums.Values`') is its ``.value``, a flag read back is a ``bool``, a JSON
+document (not kept as ``str``) is written as its text and parsed back; a column another conversion needs
+says how (:class:`Convert`). A record's attribute that no column of its table holds is read by an
+expression of the SELECT (``joined``: another table's column), or keeps its default.
 
 The two conversions are compiled once per table into plain functions, written out as a hand-written
 converter would be (one tuple, one constructor call per row), so a row costs no look-up at run time.
@@ -27,6 +27,7 @@ import attrs
 import orjson
 
 from livecore.clock import from_millis, to_millis
+from livecore.enums import Values
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.schema import BOOL, JSON, JSONB, MS, SEQ, Column, Table
 from livecore_server.storage.sqlport import Insert
@@ -119,7 +120,7 @@ def _conversions(
         namespace[f"_w_{column.name}"], namespace[f"_r_{column.name}"] = convert.write, convert.read
         return f"_w_{column.name}({{}})", f"_r_{column.name}({{}})"
     inner = _plain(hint)
-    if isinstance(inner, type) and issubclass(inner, enum.Enum):
+    if isinstance(inner, type) and issubclass(inner, enum.Enum | Values):
         namespace[f"_e_{column.name}"] = inner
         write, read = "{}.value", f"_e_{column.name}({{}})"
     elif column.kind == MS and inner is datetime:
