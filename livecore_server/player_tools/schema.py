@@ -1,14 +1,9 @@
 """The player tools' tables (merges, erasures, the keys of imported rows), declared (:data:`SCHEMA`), and the
 area's migrations (:data:`MIGRATIONS`, rendered from the declaration). Its ``ServerArea`` declares them, and a
-store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.player_tools.sql.erasures import SqlErasures
-from livecore_server.player_tools.sql.merges import SqlMerges
-from livecore_server.player_tools.sql.migrations import SqlMigrationKeys
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     MS,
@@ -68,5 +63,3 @@ MIGRATIONS = (
         sqlite=("0010_player_tools",), postgres=("0001_core",)
     ),
 )
-
-SQL_PORTS = {"merges": SqlMerges, "erasures": SqlErasures, "migrations": SqlMigrationKeys}
