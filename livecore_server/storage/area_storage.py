@@ -72,6 +72,29 @@ class AreaMigration:
         )
 
 
+def taken_over(history: History) -> tuple[AreaMigration, ...]:
+    """An area's own migrations taking over those the service's history applied for it: the migrations of
+    one name in both dialects (numbered apart in each, ``0015_live_events`` and ``0007_live_events``) become
+    the area's next (``0001_live_events``), with the same steps, recognised by the names the history
+    recorded, so that a database built before records them without running them."""
+    steps: dict[str, dict[str, Sequence[Step]]] = {}
+    recorded: dict[str, dict[str, str]] = {}
+    for dialect, applied in ((SQLITE, history.sqlite), (POSTGRES, history.postgres)):
+        for name, statements in applied:
+            suffix = name.split("_", 1)[1]
+            steps.setdefault(suffix, {})[dialect] = statements
+            recorded.setdefault(suffix, {})[dialect] = name
+    return tuple(
+        AreaMigration(
+            f"{number:04d}_{suffix}", sqlite=by.get(SQLITE, ()), postgres=by.get(POSTGRES, ())
+        ).recognised_by(
+            sqlite=[recorded[suffix][SQLITE]] if SQLITE in by else [],
+            postgres=[recorded[suffix][POSTGRES]] if POSTGRES in by else [],
+        )
+        for number, (suffix, by) in enumerate(steps.items(), start=1)
+    )
+
+
 class Keeps(Protocol):
     """What an area declares of its storage (:class:`livecore_server.area.ServerArea`'s fields)."""
 

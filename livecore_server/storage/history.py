@@ -51,22 +51,6 @@ def to_run(steps: Sequence[Step], recorded: Collection[str]) -> Sequence[Run]:
     return cast("Sequence[Run]", steps)
 
 
-def where_table(table: str, statement: str) -> Run:
-    """``statement``, run only where ``table`` exists: a fix of another area's rows in the service's
-    history, which a new database applies before that area's own migrations build the table (empty)."""
-
-    def step(conn: Any, mark: str) -> None:
-        if mark == "?":
-            found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
-        else:
-            found = conn.execute("SELECT to_regclass(%s)", (table,))
-        row = found.fetchone()
-        if row is not None and row[0] is not None:
-            conn.execute(statement)
-
-    return step
-
-
 def recognising(names: Sequence[str], steps: Sequence[Step]) -> list[Step]:
     """``steps``, recognised by ``names`` when there are any."""
     return [Recognised(tuple(names)), *steps] if names else list(steps)

@@ -6,7 +6,8 @@ its store adds them to the shared ones.
 
 from __future__ import annotations
 
-from livecore_server.storage.history import History, where_table
+from livecore_server.storage.area_storage import taken_over
+from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
     JSON,
@@ -133,13 +134,7 @@ _REPREFIX = [
     f"FROM teams WHERE {_OLD_TEAM.format(column='id')}",
     _team_reference("team_members", "team_id"),
     _team_reference("partner_invites", "team_id"),
-    # The grants' table is the grants area's, built after this history on a new database (with no rows).
-    where_table(
-        "grants",
-        _team_reference(
-            "grants", "source_ref_id", "source_kind IN ('event_team_milestone', 'event_team_rank')"
-        ),
-    ),
+    _team_reference("grants", "source_ref_id", "source_kind IN ('event_team_milestone', 'event_team_rank')"),
     f"DELETE FROM teams WHERE {_OLD_TEAM.format(column='id')}",
 ]
 
@@ -178,5 +173,9 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``teams:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS = {"teams": SqlTeams}
