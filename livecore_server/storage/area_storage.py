@@ -4,11 +4,13 @@ Every area, built-in or a studio's, declares what it keeps the same way, on its
 :class:`livecore_server.area.ServerArea`:
 
 - ``schema``: its tables and indexes, declared (:class:`~livecore_server.storage.schema.Schema`);
-- ``history``: the migrations that built them, under the names deployed databases recorded
-  (:class:`~livecore_server.storage.history.History`): applied in the order of the names, with the
-  shared tables' (a built-in area's are numbered with the service's);
-- ``migrations``: migrations recorded under ``<area>:<name>`` (:class:`AreaMigration`), applied after the
-  history, in the order the area lists them: what a studio's area adds needs no number of the service's;
+- ``migrations``: migrations recorded under ``<area>:<name>`` (:class:`AreaMigration`), numbered per
+  area, applied after the service's history, area after area in the order they are served, each area's
+  in the order it lists them; a built-in area's took over what the service's history had built for it
+  (recognised by the names it recorded, :func:`taken_over`, :meth:`AreaMigration.recognised_by`);
+- ``history``: migrations of the service's history, numbered with the shared tables' (the players' table,
+  built with the shared ones, and the columns the friends gave it,
+  :class:`~livecore_server.storage.history.History`);
 - ``sql_ports``: its SQL ports, by the attribute a transaction reaches each by (``tx.<name>``, and
   ``tx.ports.<name>``): a class taking the transaction, or :class:`~.sqlport.Dialects` where a dialect
   has its own;
@@ -18,8 +20,8 @@ Every area, built-in or a studio's, declares what it keeps the same way, on its
 A migration is applied once per database, recorded in ``_migrations`` under its name, so the same rules
 hold for each (never edit an applied one; several processes starting at once apply it once). Its
 statements are written per dialect, or rendered from the area's declared tables
-(:meth:`AreaMigration.creating`). :func:`served` adds the areas' declarations to the tables and ports no
-area owns, into the :class:`AreaStorage` a store opens with; it names no area.
+(:meth:`AreaMigration.creating`, :meth:`AreaMigration.adding`). :func:`served` adds the areas' declarations
+to the tables and ports no area owns, into the :class:`AreaStorage` a store opens with; it names no area.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Migration histories: what :mod:`livecore_server.storage.migrations` (SQLite) and
-:mod:`livecore_server.storage.postgres_schema` (PostgreSQL) record of the shared tables, and what each
-built-in area records of its own (``livecore_server/<area>/schema.py``), assembled into the one ordered
-list each store applies (:func:`assembled`).
+:mod:`livecore_server.storage.postgres_schema` (PostgreSQL) record of the shared tables, and what the
+built-in areas added to them (``livecore_server/<area>/schema.py``: the players' table and the columns
+other areas gave it), assembled into one ordered list per dialect (:func:`assembled`), which a store
+applies before the areas' own migrations.
 
 A migration is applied once, in its own transaction, and recorded in ``_migrations`` under its name.
 The names were recorded in deployed databases: each keeps its name and place. They are numbered per
