@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.storage.area_storage import AreaMigration
-from livecore_server.storage.history import History, Recognised
+from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
     PLAYER,
@@ -60,15 +60,14 @@ SCHEMA = Schema(
     ),
 )
 
-# What the friends area added to the players' table, in the service's history.
+# What the service's history applied for the friends to the players' table, under the names deployed
+# databases recorded.
 HISTORY = History(
     sqlite=(
         (
-            # ``0005_friends`` added it with the friends' tables, which the area now builds in its own
-            # migrations.
-            "0005_friend_code",
+            # With the friends' tables.
+            "0005_friends",
             [
-                Recognised(("0005_friends",)),
                 "ALTER TABLE players ADD COLUMN friend_code TEXT",
                 "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
                 " WHERE friend_code IS NOT NULL",
@@ -96,6 +95,9 @@ MIGRATIONS = (
     AreaMigration.adding("0002_friendships_requested", SCHEMA).recognised_by(
         sqlite=("0031_friendships_requested",), postgres=("0023_friendships_requested",)
     ),
+    # The players' friend codes and the suggestions' index (PostgreSQL's first migration had them).
+    AreaMigration.taking_over("0003_friend_code", HISTORY, sqlite="0005_friends"),
+    AreaMigration.taking_over("0004_friend_discovery", HISTORY, sqlite="0007_friend_discovery"),
 )
 
 SQL_PORTS = {"friends": SqlFriendGraph}

@@ -8,9 +8,6 @@ Every area, built-in or a studio's, declares what it keeps the same way, on its
   area, applied after the service's history, area after area in the order they are served, each area's
   in the order it lists them; a built-in area's took over what the service's history had built for it
   (recognised by the names it recorded, :func:`taken_over`, :meth:`AreaMigration.recognised_by`);
-- ``history``: migrations of the service's history, numbered with the shared tables' (the players' table,
-  built with the shared ones, and the columns the friends gave it,
-  :class:`~livecore_server.storage.history.History`);
 - ``sql_ports``: its SQL ports, by the attribute a transaction reaches each by (``tx.<name>``, and
   ``tx.ports.<name>``): a class taking the transaction, or :class:`~.sqlport.Dialects` where a dialect
   has its own;
@@ -66,6 +63,19 @@ class AreaMigration:
         indexes, in both dialects."""
         return cls(name, sqlite=declared.added_by(name, SQLITE), postgres=declared.added_by(name, POSTGRES))
 
+    @classmethod
+    def taking_over(
+        cls, name: str, history: History, *, sqlite: str | None = None, postgres: str | None = None
+    ) -> AreaMigration:
+        """The area's migration ``name`` taking over the migrations the service's ``history`` recorded as
+        ``sqlite`` and ``postgres`` (either may be None): their steps, recognised by their names, so that
+        a database built before records it without running it."""
+        return cls(
+            name,
+            sqlite=dict(history.sqlite)[sqlite] if sqlite else (),
+            postgres=dict(history.postgres)[postgres] if postgres else (),
+        ).recognised_by(sqlite=[sqlite] if sqlite else [], postgres=[postgres] if postgres else [])
+
     def recognised_by(self, *, sqlite: Sequence[str] = (), postgres: Sequence[str] = ()) -> AreaMigration:
         """This migration, recorded without running on a database that recorded the service's migrations
         ``sqlite`` (or ``postgres``), which built the same before the area had migrations of its own."""
@@ -75,25 +85,19 @@ class AreaMigration:
 
 
 def taken_over(history: History) -> tuple[AreaMigration, ...]:
-    """An area's own migrations taking over those the service's history applied for it: the migrations of
-    one name in both dialects (numbered apart in each, ``0015_live_events`` and ``0007_live_events``) become
-    the area's next (``0001_live_events``), with the same steps, recognised by the names the history
-    recorded, so that a database built before records them without running them."""
-    steps: dict[str, dict[str, Sequence[Step]]] = {}
-    recorded: dict[str, dict[str, str]] = {}
+    """An area's own migrations taking over those the service's ``history`` applied for it, where each
+    dialect's are named alike, in the same order, and numbered apart (``0015_live_events`` and
+    ``0007_live_events``): each pair becomes the area's next migration (``0001_live_events``,
+    :meth:`AreaMigration.taking_over`)."""
+    suffixes: dict[str, dict[str, str]] = {}
     for dialect, applied in ((SQLITE, history.sqlite), (POSTGRES, history.postgres)):
-        for name, statements in applied:
-            suffix = name.split("_", 1)[1]
-            steps.setdefault(suffix, {})[dialect] = statements
-            recorded.setdefault(suffix, {})[dialect] = name
+        for name, _ in applied:
+            suffixes.setdefault(name.split("_", 1)[1], {})[dialect] = name
     return tuple(
-        AreaMigration(
-            f"{number:04d}_{suffix}", sqlite=by.get(SQLITE, ()), postgres=by.get(POSTGRES, ())
-        ).recognised_by(
-            sqlite=[recorded[suffix][SQLITE]] if SQLITE in by else [],
-            postgres=[recorded[suffix][POSTGRES]] if POSTGRES in by else [],
+        AreaMigration.taking_over(
+            f"{number:04d}_{suffix}", history, sqlite=names.get(SQLITE), postgres=names.get(POSTGRES)
         )
-        for number, (suffix, by) in enumerate(steps.items(), start=1)
+        for number, (suffix, names) in enumerate(suffixes.items(), start=1)
     )
 
 
@@ -104,8 +108,6 @@ class Keeps(Protocol):
     def name(self) -> str: ...
     @property
     def schema(self) -> Schema: ...
-    @property
-    def history(self) -> History: ...
     @property
     def migrations(self) -> tuple[AreaMigration, ...]: ...
     @property
@@ -144,7 +146,7 @@ def served(areas: Iterable[Keeps]) -> AreaStorage:
     schema = SHARED
     for area in areas:
         schema += area.schema
-    history = assembled([SHARED_HISTORY, *(area.history for area in areas)])
+    history = assembled([SHARED_HISTORY])
     # An area's own migrations come after the service's whole history, each recorded under its area.
     sqlite: tuple[Migration, ...] = (
         *history.sqlite,

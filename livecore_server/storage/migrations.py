@@ -24,8 +24,11 @@ from livecore_server.storage.history import Recognised, Step
 
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
-        "0001_foundation",
+        # The first tables, as ``0001_foundation`` built them less the players', which the players area now
+        # builds in its own migrations; a database built by ``0001_foundation`` holds them.
+        "0001_shared",
         [
+            Recognised(("0001_foundation",)),
             """CREATE TABLE studios (
                 id TEXT PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
@@ -71,34 +74,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 updated_at INTEGER NOT NULL,
                 UNIQUE (game_id, name)
             )""",
-            """CREATE TABLE players (
-                id TEXT PRIMARY KEY,
-                game_id TEXT NOT NULL REFERENCES games(id),
-                env TEXT NOT NULL,
-                external_id TEXT NOT NULL,
-                first_seen_at INTEGER NOT NULL,
-                last_seen_at INTEGER NOT NULL,
-                anon_name TEXT NOT NULL,
-                anon_avatar TEXT,
-                display_name TEXT,
-                display_avatar TEXT,
-                country TEXT,
-                secret_hash TEXT,
-                secret_prefix TEXT,
-                registered_at INTEGER,
-                secret_rotated_at INTEGER,
-                ban_reason TEXT,
-                banned_at INTEGER,
-                sessions INTEGER NOT NULL DEFAULT 0,
-                last_active_at INTEGER,
-                streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
-                streak_day TEXT,
-                context TEXT NOT NULL DEFAULT '{}',
-                UNIQUE (game_id, external_id)
-            )""",
-            # The streak sweep touches only players with a running streak.
-            "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
             """CREATE TABLE outbox (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 id TEXT NOT NULL UNIQUE,

@@ -35,10 +35,10 @@ T = 'TEXT COLLATE "C"'
 
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
-        # The first tables, as ``0001_core`` built them less those an area now builds in its own
-        # migrations (the economy's, the grants', the friends', the gifts', the player tools' and the
-        # purchases'); a database built by ``0001_core`` holds them.
-        "0001_foundation",
+        # The first tables, as ``0001_core`` built them less those the areas now build in their own
+        # migrations (the players', the economy's, the grants', the friends', the gifts', the player
+        # tools' and the purchases'); a database built by ``0001_core`` holds them.
+        "0001_shared",
         [
             Recognised(("0001_core",)),
             f"""CREATE TABLE games (
@@ -52,49 +52,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 gifting_ever_enabled BOOLEAN NOT NULL DEFAULT FALSE,
                 UNIQUE (studio_id, key)
             )""",
-            f"""CREATE TABLE players (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL REFERENCES games(id),
-                env {T} NOT NULL,
-                external_id {T} NOT NULL,
-                first_seen_at BIGINT NOT NULL,
-                last_seen_at BIGINT NOT NULL,
-                anon_name {T} NOT NULL,
-                anon_avatar {T},
-                display_name {T},
-                display_avatar {T},
-                country {T},
-                secret_hash {T},
-                secret_prefix {T},
-                registered_at BIGINT,
-                secret_rotated_at BIGINT,
-                ban_reason {T},
-                banned_at BIGINT,
-                sessions INTEGER NOT NULL DEFAULT 0,
-                last_active_at BIGINT,
-                streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
-                streak_day {T},
-                context JSON NOT NULL DEFAULT '{{}}',
-                friend_code {T},
-                presence_at BIGINT,
-                presence_status {T},
-                search_name {T},
-                debug_reason {T},
-                debug_at BIGINT,
-                lifecycle {T} NOT NULL DEFAULT 'active',
-                merged_into {T},
-                UNIQUE (game_id, external_id)
-            )""",
-            # The streak sweep touches only players with a running streak.
-            "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
-            "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
-            " WHERE friend_code IS NOT NULL",
-            # Suggestions: a bounded range of the most recently active players of a game.
-            "CREATE INDEX players_recently_active ON players (game_id, env, last_active_at)"
-            " WHERE last_active_at IS NOT NULL",
-            # Short search text (1-2 characters) matches name prefixes through this index.
-            "CREATE INDEX players_by_search_name ON players (game_id, env, search_name)",
             f"""CREATE TABLE outbox (
                 seq BIGSERIAL PRIMARY KEY,
                 id {T} NOT NULL UNIQUE,

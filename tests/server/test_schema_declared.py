@@ -50,8 +50,8 @@ REPORTED: dict[str, tuple[str, str]] = {
 }
 
 SCHEMA, HISTORY = storage().schema, storage().history
-# Each built-in area that keeps anything: (its name, its declared tables, its history), in the core's order.
-AREAS = [(a.name, a.schema, a.history) for a in BUILT_IN if a.schema != schema.Schema() or a.history.sqlite]
+# Each built-in area that keeps anything: (its name, its tables, its migrations), in the core's order.
+AREAS = [(a.name, a.schema, a.migrations) for a in BUILT_IN if a.schema != schema.Schema() or a.migrations]
 
 
 @attrs.frozen
