@@ -22,7 +22,6 @@ from livecore.operators.audit import record
 from livecore_server.http.endpoint import AnyCall, Binding, TxHandler, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
-from livecore_server.storage.history import History
 from livecore_server.storage.read_ahead import ReadAhead
 from livecore_server.storage.schema import Schema
 from livecore_server.storage.sqlport import Dialects
@@ -32,10 +31,9 @@ from livecore_server.storage.sqlport import Dialects
 class ServerArea:
     """An area's server side: ``bindings``, the handler of each of its routes the core's declaration does
     not hold (:attr:`livecore.area.Area.handlers`: those that need the server's services, or read ahead
-    what they write), or that binds it with more; ``schema``, its declared
-    tables; ``history``, the migrations that built them under the names the service numbers;
-    ``migrations``, those recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports
-    by the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
+    what they write), or that binds it with more; ``schema``, its declared tables; ``migrations``, those
+    that build them, recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports by
+    the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
     ``read_ahead``, what it reads ahead of its commands' writes (their declared ``Reads.areas``)."""
 
     area: Area
@@ -45,7 +43,6 @@ class ServerArea:
     #: Its part of a simulated season's report (docs/simulation.md#the-report), if it has one.
     report: ReportPart | None = None
     schema: Schema = attrs.field(factory=Schema)
-    history: History = attrs.field(factory=History)
     read_ahead: ReadAhead | None = None
 
     @property

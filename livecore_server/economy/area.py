@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from livecore.economy.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.economy import schema
+from livecore_server.economy import schema, sql
 from livecore_server.economy.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
-    sql_ports=schema.SQL_PORTS,
+    migrations=schema.MIGRATIONS,
+    sql_ports=sql.SQL_PORTS,
 )

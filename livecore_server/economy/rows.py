@@ -1,5 +1,6 @@
-"""The economy area's rows: each record's columns declared once (read by name) and the
-values it writes, in the order of its declaration's ``names`` (:mod:`livecore_server.storage.rows`)."""
+"""The economy area's rows: a ledger entry is kept in the declared ``ledger`` table (:data:`LEDGER`: its
+insert, the values it writes and how a row is read back, :class:`~livecore_server.storage.mapped.Mapped`);
+a holding's columns are declared by its builder (a row holds a player's key, which the record does not)."""
 
 from __future__ import annotations
 
@@ -7,43 +8,13 @@ from typing import Any
 
 import orjson
 
-from livecore.clock import from_millis
-from livecore.economy.rules import Holding, LedgerEntry, Reason
-from livecore.games import ResourceType
+from livecore.economy.rules import Holding, LedgerEntry
+from livecore_server.economy.schema import SCHEMA
 from livecore_server.storage.columns import Columns
+from livecore_server.storage.mapped import Mapped
 
-
-def _ledger_entry(
-    id: Any,
-    player_id: Any,
-    game_id: Any,
-    resource_key: Any,
-    resource_type: Any,
-    delta: Any,
-    balance_after: Any,
-    reason: Any,
-    note: Any,
-    source_ref_id: Any,
-    actor: Any,
-    created_at: Any,
-) -> LedgerEntry:
-    return LedgerEntry(
-        id=id,
-        player_id=player_id,
-        game_id=game_id,
-        resource_key=resource_key,
-        resource_type=ResourceType(resource_type),
-        delta=delta,
-        balance_after=balance_after,
-        reason=Reason(reason),
-        note=note,
-        source_ref_id=source_ref_id,
-        actor=orjson.loads(actor),
-        created_at=from_millis(created_at),
-    )
-
-
-LEDGER_COLUMNS = Columns(_ledger_entry)
+LEDGER = Mapped(SCHEMA.table("ledger"), LedgerEntry)
+LEDGER_COLUMNS = LEDGER.columns
 
 
 def _holding(resource_key: Any, amount: Any, parameters: Any) -> Holding:

@@ -10,7 +10,7 @@ import orjson
 
 from livecore.clock import to_millis
 from livecore.economy.rules import DebitTally, Holding, LedgerEntry
-from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER_COLUMNS
+from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER, LEDGER_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import Insert, SqlPort
 
@@ -18,24 +18,7 @@ if TYPE_CHECKING:
     pass
 
 
-INSERT_ENTRY = Insert(
-    "ledger",
-    (
-        "id",
-        "player_id",
-        "game_id",
-        "resource_key",
-        "resource_type",
-        "delta",
-        "balance_after",
-        "reason",
-        "note",
-        "source_ref_id",
-        "actor",
-        "created_at",
-    ),
-)
-# The balance moves with each entry: insert or replace it.
+INSERT_ENTRY = LEDGER.insert
 PUT_HOLDING = Insert(
     "holdings",
     ("player_id", "resource_key", "amount", "parameters"),
@@ -80,23 +63,7 @@ class SqlLedger(SqlPort):
             self._append(entry, holding)
 
     def _append(self, entry: LedgerEntry, holding: Holding) -> None:
-        self.db.insert(
-            INSERT_ENTRY,
-            (
-                entry.id,
-                entry.player_id,
-                entry.game_id,
-                entry.resource_key,
-                entry.resource_type.value,
-                entry.delta,
-                entry.balance_after,
-                entry.reason.value,
-                entry.note,
-                entry.source_ref_id,
-                orjson.dumps(entry.actor).decode(),
-                to_millis(entry.created_at),
-            ),
-        )
+        self.db.insert(INSERT_ENTRY, LEDGER.params(entry))
         self.db.insert(
             PUT_HOLDING,
             (entry.player_id, entry.resource_key, holding.amount, orjson.dumps(holding.parameters).decode()),
@@ -148,3 +115,7 @@ class SqlLedger(SqlPort):
             "INSERT INTO holdings (player_id, resource_key, amount, parameters) VALUES (?, ?, ?, ?)",
             [(to_id, h.key, h.amount, orjson.dumps(h.parameters).decode()) for h in holdings.values()],
         )
+
+
+#: The area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``).
+SQL_PORTS = {"ledger": SqlLedger}

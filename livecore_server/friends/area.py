@@ -23,6 +23,6 @@ SERVER_AREA = ServerArea(
         *sdk_presence.BINDINGS,
     ),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

@@ -1,6 +1,6 @@
-"""The friends area's tables, declared (:data:`SCHEMA`), and the SQLite migrations that built them
-(:data:`HISTORY`, under the names deployed databases recorded: they also gave the players' table its friend
-code and activity index); on PostgreSQL the foundation migration created them. The area declares them
+"""The friends area's tables, declared (:data:`SCHEMA`), the area's migrations (:data:`MIGRATIONS`, rendered
+from the declaration), and the SQLite migrations that gave the players' table its friend code and activity
+index (:data:`HISTORY`, under the names deployed databases recorded). The area declares them
 (``ServerArea``), and its store adds them to the shared ones.
 
 :data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
@@ -8,12 +8,11 @@ code and activity index); on PostgreSQL the foundation migration created them. T
 from __future__ import annotations
 
 from livecore_server.friends.sql import SqlFriendGraph
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     MS,
     PLAYER,
-    POSTGRES,
-    SQLITE,
     Column,
     Index,
     Schema,
@@ -40,7 +39,7 @@ SCHEMA = Schema(
             Column("friend_id", references=PLAYER),
             Column("since", MS),
             # On the row of the player who sent the request the friendship came from: when it was sent.
-            Column("requested_at", MS, null=True, since="0031_friendships_requested (PostgreSQL: 0023)"),
+            Column("requested_at", MS, null=True, since="0002_friendships_requested"),
             primary_key=("player_id", "friend_id"),
             checks=("player_id != friend_id",),
             rowid=False,
@@ -61,40 +60,17 @@ SCHEMA = Schema(
     ),
 )
 
+# What the service's history applied for the friends to the players' table, under the names deployed
+# databases recorded.
 HISTORY = History(
     sqlite=(
         (
+            # With the friends' tables.
             "0005_friends",
             [
                 "ALTER TABLE players ADD COLUMN friend_code TEXT",
                 "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
                 " WHERE friend_code IS NOT NULL",
-                """CREATE TABLE friend_requests (
-                id TEXT PRIMARY KEY,
-                game_id TEXT NOT NULL,
-                from_player_id TEXT NOT NULL REFERENCES players(id),
-                to_player_id TEXT NOT NULL REFERENCES players(id),
-                -- the unordered pair: at most one pending request between two players
-                pair TEXT NOT NULL UNIQUE,
-                created_at INTEGER NOT NULL
-            ) WITHOUT ROWID""",
-                "CREATE INDEX friend_requests_incoming ON friend_requests (to_player_id, created_at)",
-                "CREATE INDEX friend_requests_outgoing ON friend_requests (from_player_id, created_at)",
-                # One row per direction: a player's friends are one index range.
-                """CREATE TABLE friendships (
-                player_id TEXT NOT NULL REFERENCES players(id),
-                friend_id TEXT NOT NULL REFERENCES players(id),
-                since INTEGER NOT NULL,
-                PRIMARY KEY (player_id, friend_id),
-                CHECK (player_id != friend_id)
-            ) WITHOUT ROWID""",
-                """CREATE TABLE blocks (
-                blocker_id TEXT NOT NULL REFERENCES players(id),
-                blocked_id TEXT NOT NULL REFERENCES players(id),
-                created_at INTEGER NOT NULL,
-                PRIMARY KEY (blocker_id, blocked_id)
-            ) WITHOUT ROWID""",
-                "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
             ],
         ),
         (
@@ -105,19 +81,23 @@ HISTORY = History(
                 " WHERE last_active_at IS NOT NULL",
             ],
         ),
-        (
-            # Who asked for a friendship, and when: a player's requests sent stay counted once accepted.
-            "0031_friendships_requested",
-            [SCHEMA.add_column("friendships", "requested_at", SQLITE)],
-        ),
     ),
-    postgres=(
-        (
-            # Who asked for a friendship, and when: a player's requests sent stay counted once accepted.
-            "0023_friendships_requested",
-            [SCHEMA.add_column("friendships", "requested_at", POSTGRES)],
-        ),
+)
+
+# The area's migrations, recorded as ``friends:<name>``. Before the friends had migrations of their own, the
+# service's history built them (SQLite's ``0005_friends`` and ``0031_friendships_requested``, PostgreSQL's
+# ``0001_core`` and ``0023_friendships_requested``).
+MIGRATIONS = (
+    AreaMigration.creating("0001_friends", SCHEMA, "friend_requests", "friendships", "blocks").recognised_by(
+        sqlite=("0005_friends",), postgres=("0001_core",)
     ),
+    # Who asked for a friendship, and when: a player's requests sent stay counted once accepted.
+    AreaMigration.adding("0002_friendships_requested", SCHEMA).recognised_by(
+        sqlite=("0031_friendships_requested",), postgres=("0023_friendships_requested",)
+    ),
+    # The players' friend codes and the suggestions' index (PostgreSQL's first migration had them).
+    AreaMigration.taking_over("0003_friend_code", HISTORY, sqlite="0005_friends"),
+    AreaMigration.taking_over("0004_friend_discovery", HISTORY, sqlite="0007_friend_discovery"),
 )
 
 SQL_PORTS = {"friends": SqlFriendGraph}

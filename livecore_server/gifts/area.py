@@ -7,7 +7,7 @@ from __future__ import annotations
 from livecore.gifts import api, handlers
 from livecore.gifts.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.gifts import schema
+from livecore_server.gifts import schema, sql
 from livecore_server.gifts.read_ahead import READ_AHEAD
 from livecore_server.gifts.report import REPORT
 from livecore_server.http.endpoint import bind
@@ -21,7 +21,7 @@ SERVER_AREA = ServerArea(
         bind(api.GIFT_CLAIM, handlers.claim, reads=handlers.claim_reads, concurrency=Concurrency.PLAYERS),
     ),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
-    sql_ports=schema.SQL_PORTS,
+    migrations=schema.MIGRATIONS,
+    sql_ports=sql.SQL_PORTS,
     read_ahead=READ_AHEAD,
 )

@@ -1,13 +1,9 @@
-"""The gifts area's table, declared (:data:`SCHEMA`), and the SQLite migrations that built it
-(:data:`HISTORY`, under the names deployed databases recorded); on PostgreSQL the foundation migration created
-it. Its ``ServerArea`` declares them, and a store adds it to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+"""The gifts area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`,
+rendered from the declaration). Its ``ServerArea`` declares them, and a store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.gifts.sql import PostgresGifts, SqlGifts, SqliteGifts
-from livecore_server.storage.history import History
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     BIGINT,
     BOOL,
@@ -22,7 +18,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import Dialects
 
 SCHEMA = Schema(
     tables=(
@@ -67,49 +62,18 @@ SCHEMA = Schema(
     ),
 )
 
-HISTORY = History(
-    sqlite=(
-        (
-            "0009_gifts",
-            [
-                # Set by `apply` once a manifest enables gifting; never cleared (the gift history,
-                # docs/reference/gifts.md#lists).
-                "ALTER TABLE games ADD COLUMN gifting_ever_enabled INTEGER NOT NULL DEFAULT 0",
-                """CREATE TABLE gifts (
-                id TEXT PRIMARY KEY,
-                game_id TEXT NOT NULL,
-                grant_id TEXT NOT NULL UNIQUE,
-                sender_id TEXT NOT NULL REFERENCES players(id),
-                recipient_id TEXT NOT NULL REFERENCES players(id),
-                type TEXT NOT NULL,
-                resource_key TEXT NOT NULL,
-                amount INTEGER NOT NULL CHECK (amount > 0),
-                message TEXT,
-                status TEXT NOT NULL,
-                sent_at INTEGER NOT NULL,
-                expires_at INTEGER,
-                claimed_at INTEGER,
-                deducted INTEGER NOT NULL,
-                idempotency_key TEXT
-            )""",
-                # A rowid table: the rowid is the insertion order, which breaks ties between gifts sent in the
-                # same millisecond ("newest first" stays exact).
-                # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
-                "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
-                "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
-                # A repeated idempotency key answers the gift it made, however long ago
-                # (docs/reference/gifts.md#sending).
-                "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
-                " WHERE idempotency_key IS NOT NULL",
-            ],
-        ),
-        (
-            # gifts_received (recipient_id, sent_at) serves every look-up by recipient, as it does on
-            # PostgreSQL, which never had this index; dropping it saves a write on every gift.
-            "0012_drop_gifts_by_recipient",
-            ["DROP INDEX gifts_by_recipient"],
-        ),
+# The area's migrations, recorded as ``gifts:<name>``. Before the gifts had migrations of their own, the
+# service's history built the table (SQLite's ``0009_gifts``, PostgreSQL's first migration, ``0001_core``)
+# and dropped SQLite's index by recipient (``0012_drop_gifts_by_recipient``): a database that recorded
+# those is recognised as holding what each builds.
+MIGRATIONS = (
+    AreaMigration.creating("0001_gifts", SCHEMA, "gifts").recognised_by(
+        sqlite=("0009_gifts",), postgres=("0001_core",)
     ),
+    # gifts_received (recipient_id, sent_at) serves every look-up by recipient, as it does on PostgreSQL,
+    # which never had this index; dropping it saves a write on every gift. Only a database built before
+    # 0012 has it.
+    AreaMigration(
+        "0002_drop_gifts_by_recipient", sqlite=["DROP INDEX IF EXISTS gifts_by_recipient"], postgres=[]
+    ).recognised_by(sqlite=("0012_drop_gifts_by_recipient",)),
 )
-
-SQL_PORTS = {"gifts": Dialects(SqlGifts, sqlite=SqliteGifts, postgres=PostgresGifts)}

@@ -11,11 +11,11 @@ from livecore.gifts.rules import Gift, GiftListing, SenderStats
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
 from livecore_server.gifts.prefetched import gift_stats, gift_written
-from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
+from livecore_server.gifts.rows import GIFT, GIFT_COLUMNS, GIFT_FROM
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import dt, ms
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import Dialects, SqlPort
 
 # The read behind a send's SenderStats, for one sender or (PostgreSQL's commit-group prefetch) for many
 # at once: the latest gift to the recipient inside the cooldown window and the gifts counted since the
@@ -28,28 +28,6 @@ GIFT_STATS = (
 GIFT_STATS_OF_ONE = GIFT_STATS.format(recipient="?", since="?", day="?", sender="?", lower="?")
 
 
-INSERT_GIFT = Insert(
-    "gifts",
-    (
-        "id",
-        "game_id",
-        "grant_id",
-        "sender_id",
-        "recipient_id",
-        "type",
-        "resource_key",
-        "amount",
-        "message",
-        "status",
-        "sent_at",
-        "expires_at",
-        "claimed_at",
-        "deducted",
-        "idempotency_key",
-    ),
-)
-
-
 class SqlGifts(SqlPort):
     __slots__ = ()
 
@@ -57,29 +35,7 @@ class SqlGifts(SqlPort):
 
     def insert(self, gift: Gift) -> None:
         with self.db.exactly(lambda p: gift_written(p, gift)):
-            self._insert(gift)
-
-    def _insert(self, gift: Gift) -> None:
-        self.db.insert(
-            INSERT_GIFT,
-            (
-                gift.id,
-                gift.game_id,
-                gift.grant_id,
-                gift.sender_id,
-                gift.recipient_id,
-                gift.type.value,
-                gift.resource_key,
-                gift.amount,
-                gift.message,
-                gift.status.value,
-                to_millis(gift.sent_at),
-                ms(gift.expires_at),
-                ms(gift.claimed_at),
-                gift.deducted_from_sender,  # a bool: 1/0 on SQLite, a boolean on PostgreSQL
-                gift.idempotency_key,
-            ),
-        )
+            self.db.insert(GIFT.insert, GIFT.params(gift))
 
     def get(self, game_id: str, gift_id: str) -> Gift | None:
         ahead = self.db.ahead("gifts", (game_id, gift_id))
@@ -180,3 +136,7 @@ def _listing(grant_status: str, row: Sequence[Any]) -> GiftListing:
     """A gift listing from its grant's status and a row of the gift's columns, then the other player's."""
     gift, card = GIFT_COLUMNS.split(row)
     return GiftListing(gift, CARD_COLUMNS.of(card), GrantStatus(grant_status))
+
+
+#: The area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``).
+SQL_PORTS = {"gifts": Dialects(SqlGifts, sqlite=SqliteGifts, postgres=PostgresGifts)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from livecore.grants.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.grants import schema, server
+from livecore_server.grants import schema, server, sql
 from livecore_server.grants.report import REPORT
 
 SERVER_AREA = ServerArea(
@@ -13,6 +13,6 @@ SERVER_AREA = ServerArea(
     report=REPORT,
     bindings=tuple(server.BINDINGS),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
-    sql_ports=schema.SQL_PORTS,
+    migrations=schema.MIGRATIONS,
+    sql_ports=sql.SQL_PORTS,
 )

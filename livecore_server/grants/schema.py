@@ -1,14 +1,10 @@
-"""The grants area's table, declared (:data:`SCHEMA`). No migration of its own: the economy area's SQLite
-``0004_economy_and_grants`` and PostgreSQL's foundation created it, the player tools' SQLite
-``0010_player_tools`` added an index. Its ``ServerArea`` declares them, and a store adds it to the
-shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+"""The grants area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`,
+rendered from the declaration). Its ``ServerArea`` declares them, and a store adds them to the shared
+ones."""
 
 from __future__ import annotations
 
-from livecore_server.grants.sql import SqlGrants
-from livecore_server.storage.history import History
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     JSON,
     MS,
@@ -49,10 +45,18 @@ SCHEMA = Schema(
             ("expires_at",),
             where="status = 'pending' AND expires_at IS NOT NULL",
         ),
-        Index("grants_by_player", "grants", ("player_id", "created_at")),
+        Index("grants_by_player", "grants", ("player_id", "created_at"), since="0002_grants_by_player"),
     ),
 )
 
-HISTORY = History()
-
-SQL_PORTS = {"grants": SqlGrants}
+# The area's migrations, recorded as ``grants:<name>``. Before the grants had migrations of their own, the
+# service's history built the table (SQLite's ``0004_economy_and_grants``, PostgreSQL's ``0001_core``) and
+# SQLite's index by player (``0010_player_tools``).
+MIGRATIONS = (
+    AreaMigration.creating("0001_grants", SCHEMA, "grants").recognised_by(
+        sqlite=("0004_economy_and_grants",), postgres=("0001_core",)
+    ),
+    AreaMigration.adding("0002_grants_by_player", SCHEMA).recognised_by(
+        sqlite=("0010_player_tools",), postgres=("0001_core",)
+    ),
+)

@@ -10,12 +10,12 @@ import orjson
 from livecore.clock import to_millis
 from livecore.grants.rules import Grant, GrantStatus, GrantWaits
 from livecore.players.rules import Player
-from livecore_server.grants.rows import GRANT_COLUMNS, grant_row
+from livecore_server.grants.rows import GRANT, GRANT_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import SqlPort
 
-INSERT_GRANT = Insert("grants", GRANT_COLUMNS.names)
+INSERT_GRANT = GRANT.insert
 
 # Each grant waits from its making to when it was taken, expired or the period ended, whichever came first
 # (in milliseconds: the parameters are the period's end, four times, then the game, kind and period).
@@ -35,7 +35,7 @@ class SqlGrants(SqlPort):
 
     def insert(self, grant: Grant) -> None:
         with self.db.exactly(lambda p: p.forget("grants", (grant.game_id, grant.id))):
-            self.db.insert(INSERT_GRANT, grant_row(grant))
+            self.db.insert(INSERT_GRANT, GRANT.params(grant))
 
     def get(self, game_id: str, grant_id: str) -> Grant | None:
         ahead = self.db.ahead("grants", (game_id, grant_id))
@@ -131,3 +131,7 @@ class SqlGrants(SqlPort):
             "UPDATE grants SET player_id = ?, external_player_id = ? WHERE player_id = ?",
             (to.id, to.external_id, from_id),
         )
+
+
+#: The area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``).
+SQL_PORTS = {"grants": SqlGrants}

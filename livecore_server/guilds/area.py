@@ -17,7 +17,7 @@ SERVER_AREA = ServerArea(
     report=REPORT,
     bindings=(bind(api.SDK_DONATE, handlers.donate, reads=handlers.donate_reads),),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
     read_ahead=READ_AHEAD,
 )

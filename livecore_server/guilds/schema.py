@@ -12,6 +12,7 @@ from typing import Any
 from livecore.guilds.rules import name_key
 from livecore_server.guilds.sql import PostgresGuilds, SqlGuildHelp, SqlGuilds, SqliteGuilds
 from livecore_server.players.schema import refold_player_names
+from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -301,6 +302,10 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``guilds:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS: dict[str, Callable[[Any], object] | Dialects] = {
     "guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),

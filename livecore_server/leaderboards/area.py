@@ -13,6 +13,6 @@ SERVER_AREA = ServerArea(
     report=REPORT,
     bindings=tuple(server.BINDINGS),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

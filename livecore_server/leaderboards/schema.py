@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from livecore_server.leaderboards.sql import PAGES, SqlLeaderboards
 from livecore_server.live_events.sql.rank_pages import paged, pages_table
+from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -144,5 +145,9 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``leaderboards:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS = {"leaderboards": SqlLeaderboards}

@@ -16,7 +16,7 @@ SERVER_AREA = ServerArea(
     report=REPORT,
     bindings=tuple(sdk.BINDINGS),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
     read_ahead=READ_AHEAD,
 )

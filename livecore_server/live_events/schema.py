@@ -10,6 +10,7 @@ from livecore_server.live_events.sql.attempts import SqlAttempts
 from livecore_server.live_events.sql.boards import PAGES, SqlBoards
 from livecore_server.live_events.sql.rank_pages import paged, pages_table
 from livecore_server.live_events.sql.windows import SqlWindows
+from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     BIGINT,
@@ -199,5 +200,9 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``live_events:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS = {"windows": SqlWindows, "attempts": SqlAttempts, "boards": SqlBoards}

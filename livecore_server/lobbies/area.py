@@ -12,6 +12,6 @@ SERVER_AREA = ServerArea(
     AREA,
     report=REPORT,
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

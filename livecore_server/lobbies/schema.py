@@ -7,6 +7,7 @@ its store adds them to the shared ones.
 from __future__ import annotations
 
 from livecore_server.lobbies.sql import SqlLobbies
+from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -115,5 +116,9 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``lobbies:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS = {"lobbies": SqlLobbies}

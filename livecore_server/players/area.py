@@ -11,6 +11,6 @@ SERVER_AREA = ServerArea(
     AREA,
     bindings=tuple(sdk.BINDINGS),
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
+    migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
 )

@@ -1,6 +1,6 @@
-"""The players area's table, declared (:data:`SCHEMA`), and the migrations of each dialect that changed it
-(:data:`HISTORY`), under the names deployed databases recorded; the shared foundation migrations created it.
-Its ``ServerArea`` declares them, and a store adds them to the shared ones.
+"""The players area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`), which
+take over what the service's history applied to it (:data:`HISTORY`, under the names deployed databases
+recorded). Its ``ServerArea`` declares them, and a store adds them to the shared ones.
 
 :data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from livecore.names import fold
 from livecore_server.players.sql import PostgresPlayers, SqlitePlayers, SqlPlayers
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -167,8 +168,46 @@ def refold_player_names(conn: Any, mark: str) -> None:
             conn.execute(f"UPDATE players SET search_name = {mark} WHERE id = {mark}", (new, player_id))
 
 
+# Text in byte order, as PostgreSQL's first migration spelled it.
+T = 'TEXT COLLATE "C"'
+
+# What the service's history applied to the players' table, under the names deployed databases recorded:
+# the table's creation in the first migrations, then what was added to it.
 HISTORY = History(
     sqlite=(
+        (
+            "0001_foundation",
+            [
+                """CREATE TABLE players (
+                    id TEXT PRIMARY KEY,
+                    game_id TEXT NOT NULL REFERENCES games(id),
+                    env TEXT NOT NULL,
+                    external_id TEXT NOT NULL,
+                    first_seen_at INTEGER NOT NULL,
+                    last_seen_at INTEGER NOT NULL,
+                    anon_name TEXT NOT NULL,
+                    anon_avatar TEXT,
+                    display_name TEXT,
+                    display_avatar TEXT,
+                    country TEXT,
+                    secret_hash TEXT,
+                    secret_prefix TEXT,
+                    registered_at INTEGER,
+                    secret_rotated_at INTEGER,
+                    ban_reason TEXT,
+                    banned_at INTEGER,
+                    sessions INTEGER NOT NULL DEFAULT 0,
+                    last_active_at INTEGER,
+                    streak INTEGER NOT NULL DEFAULT 0,
+                    best_streak INTEGER NOT NULL DEFAULT 0,
+                    streak_day TEXT,
+                    context TEXT NOT NULL DEFAULT '{}',
+                    UNIQUE (game_id, external_id)
+                )""",
+                # The streak sweep touches only players with a running streak.
+                "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
+            ],
+        ),
         (
             "0006_presence",
             [
@@ -202,6 +241,17 @@ HISTORY = History(
             ],
         ),
         (
+            # The moderation and lifecycle columns the player tools need (``0010_player_tools`` added them,
+            # with the player tools', the purchases' and the grants' tables and indexes).
+            "0010_player_tools",
+            [
+                "ALTER TABLE players ADD COLUMN debug_reason TEXT",
+                "ALTER TABLE players ADD COLUMN debug_at INTEGER",
+                "ALTER TABLE players ADD COLUMN lifecycle TEXT NOT NULL DEFAULT 'active'",
+                "ALTER TABLE players ADD COLUMN merged_into TEXT",
+            ],
+        ),
+        (
             # The platform and app version the SDK last reported for each player.
             "0025_player_build",
             [
@@ -216,6 +266,54 @@ HISTORY = History(
         ),
     ),
     postgres=(
+        (
+            "0001_core",
+            [
+                f"""CREATE TABLE players (
+                    id {T} PRIMARY KEY,
+                    game_id {T} NOT NULL REFERENCES games(id),
+                    env {T} NOT NULL,
+                    external_id {T} NOT NULL,
+                    first_seen_at BIGINT NOT NULL,
+                    last_seen_at BIGINT NOT NULL,
+                    anon_name {T} NOT NULL,
+                    anon_avatar {T},
+                    display_name {T},
+                    display_avatar {T},
+                    country {T},
+                    secret_hash {T},
+                    secret_prefix {T},
+                    registered_at BIGINT,
+                    secret_rotated_at BIGINT,
+                    ban_reason {T},
+                    banned_at BIGINT,
+                    sessions INTEGER NOT NULL DEFAULT 0,
+                    last_active_at BIGINT,
+                    streak INTEGER NOT NULL DEFAULT 0,
+                    best_streak INTEGER NOT NULL DEFAULT 0,
+                    streak_day {T},
+                    context JSON NOT NULL DEFAULT '{{}}',
+                    friend_code {T},
+                    presence_at BIGINT,
+                    presence_status {T},
+                    search_name {T},
+                    debug_reason {T},
+                    debug_at BIGINT,
+                    lifecycle {T} NOT NULL DEFAULT 'active',
+                    merged_into {T},
+                    UNIQUE (game_id, external_id)
+                )""",
+                # The streak sweep touches only players with a running streak.
+                "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
+                "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
+                " WHERE friend_code IS NOT NULL",
+                # Suggestions: a bounded range of the most recently active players of a game.
+                "CREATE INDEX players_recently_active ON players (game_id, env, last_active_at)"
+                " WHERE last_active_at IS NOT NULL",
+                # Short search text (1-2 characters) matches name prefixes through this index.
+                "CREATE INDEX players_by_search_name ON players (game_id, env, search_name)",
+            ],
+        ),
         (
             # A player is looked up by (game_id, external_id) through its unique index. Until its table is
             # analyzed, PostgreSQL rates the search-name index, which also starts with game_id, as cheap as
@@ -244,6 +342,29 @@ HISTORY = History(
             "0018_player_country_override",
             [SCHEMA.add_column("players", "country_override", POSTGRES)],
         ),
+    ),
+)
+
+# The area's migrations, recorded as ``players:<name>``: they take over what the service's history applied
+# (:data:`HISTORY`), each recognised by the names it recorded.
+MIGRATIONS = (
+    AreaMigration.taking_over("0001_players", HISTORY, sqlite="0001_foundation", postgres="0001_core"),
+    AreaMigration.taking_over("0002_presence", HISTORY, sqlite="0006_presence"),
+    AreaMigration.taking_over("0003_player_search", HISTORY, sqlite="0008_player_search"),
+    AreaMigration.taking_over(
+        "0004_search_name_index_for_searches_only",
+        HISTORY,
+        postgres="0004_search_name_index_for_searches_only",
+    ),
+    AreaMigration.taking_over("0005_player_lifecycle", HISTORY, sqlite="0010_player_tools"),
+    AreaMigration.taking_over(
+        "0006_player_build", HISTORY, sqlite="0025_player_build", postgres="0017_player_build"
+    ),
+    AreaMigration.taking_over(
+        "0007_player_country_override",
+        HISTORY,
+        sqlite="0026_player_country_override",
+        postgres="0018_player_country_override",
     ),
 )
 

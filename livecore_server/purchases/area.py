@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from livecore.purchases.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.purchases import schema
+from livecore_server.purchases import schema, sql
 
 SERVER_AREA = ServerArea(
     AREA,
     schema=schema.SCHEMA,
-    history=schema.HISTORY,
-    sql_ports=schema.SQL_PORTS,
+    migrations=schema.MIGRATIONS,
+    sql_ports=sql.SQL_PORTS,
 )

@@ -1,13 +1,10 @@
-"""The purchases area's table, declared (:data:`SCHEMA`). No migration of its own: the player tools' SQLite
-``0010_player_tools`` and PostgreSQL's foundation created it. The area declares them (``ServerArea``), and its
-store adds it to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+"""The purchases area's table, declared (:data:`SCHEMA`), and the area's migrations (:data:`MIGRATIONS`,
+rendered from the declaration). The area declares them (``ServerArea``), and its store adds them to the
+shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.purchases.sql import PostgresPurchases, SqlitePurchases, SqlPurchases
-from livecore_server.storage.history import History
+from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.schema import (
     BIGINT,
     JSON,
@@ -19,7 +16,6 @@ from livecore_server.storage.schema import (
     Schema,
     table,
 )
-from livecore_server.storage.sqlport import Dialects
 
 SCHEMA = Schema(
     tables=(
@@ -52,6 +48,10 @@ SCHEMA = Schema(
     ),
 )
 
-HISTORY = History()
-
-SQL_PORTS = {"purchases": Dialects(SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases)}
+# The area's migrations, recorded as ``purchases:<name>``. Before the purchases had migrations of their own,
+# the service's history built the table (SQLite's ``0010_player_tools``, PostgreSQL's ``0001_core``).
+MIGRATIONS = (
+    AreaMigration.creating("0001_purchases", SCHEMA, "purchases").recognised_by(
+        sqlite=("0010_player_tools",), postgres=("0001_core",)
+    ),
+)

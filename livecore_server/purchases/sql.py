@@ -5,8 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from livecore.clock import from_millis, to_millis
 from livecore.players.rules import Player
 from livecore.purchases.rules import (
@@ -21,9 +19,9 @@ from livecore.purchases.rules import (
     window_start,
 )
 from livecore.scope import Environment
-from livecore_server.purchases.rows import PURCHASE_COLUMNS, PURCHASE_FROM
+from livecore_server.purchases.rows import PURCHASE, PURCHASE_COLUMNS, PURCHASE_FROM
 from livecore_server.storage.rows import dt
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import Dialects, SqlPort
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres_transaction import PostgresTransaction
@@ -41,30 +39,7 @@ class SqlPurchases(SqlPort):
         return None if row is None else PURCHASE_COLUMNS.of(row)
 
     def insert(self, purchase: Purchase) -> None:
-        self.db.change(
-            "purchases",
-            "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
-            " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"
-            " purchased_at, tracked_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                purchase.id,
-                purchase.game_id,
-                purchase.env.value,
-                purchase.player_id,
-                purchase.transaction_id,
-                purchase.store,
-                purchase.product_id,
-                purchase.product_type,
-                purchase.amount_minor,
-                purchase.currency,
-                purchase.normalized_amount_minor,
-                purchase.fx_rate,
-                purchase.validation_status.value,
-                to_millis(purchase.purchased_at),
-                to_millis(purchase.tracked_at),
-                orjson.dumps(purchase.metadata).decode(),
-            ),
-        )
+        self.db.change("purchases", PURCHASE.insert.sql, PURCHASE.params(purchase))
 
     def set_validation(self, purchase_id: str, status: ValidationStatus) -> None:
         self.db.change(
@@ -182,3 +157,7 @@ class PostgresPurchases(SqlPurchases):
             f", COALESCE(SUM(normalized_amount_minor) FILTER (WHERE purchased_at > {since}), 0)::BIGINT,"
             f" COUNT(*) FILTER (WHERE purchased_at > {since})"
         )
+
+
+#: The area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``).
+SQL_PORTS = {"purchases": Dialects(SqlPurchases, sqlite=SqlitePurchases, postgres=PostgresPurchases)}

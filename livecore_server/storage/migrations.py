@@ -3,12 +3,14 @@ tables of the service, several areas' among them), applied in order on start
 (docs/reference/manifest-and-cli.md: no separate migrate step).
 
 Each built-in area keeps the migrations of its own tables in its server package
-(``livecore_server/<area>/schema.py``); :mod:`livecore_server.built_in_storage` assembles the one history the
-store applies, in the order of the names (:mod:`livecore_server.storage.history`). Each migration is a
-list of SQL statements, applied once in its own transaction and recorded in ``_migrations``. Append new
-migrations, numbered after the last one of any area; never edit an applied one. A new migration is
-rendered from the declaration of its tables (``SCHEMA.create_statements(table, SQLITE)``), and a test
-checks that the migrated database matches the declared schema.
+(``livecore_server/<area>/schema.py``): its own (``AreaMigration``, recorded as ``<area>:<name>``), or,
+for the areas not moved to them yet, the service's numbered ones it added.
+:func:`livecore_server.areas.storage` assembles the one history the store applies
+(:func:`livecore_server.storage.area_storage.served`): these, in the order of the names
+(:mod:`livecore_server.storage.history`), then each area's own. Each migration is a
+list of SQL statements, applied once in its own transaction and recorded in ``_migrations``; never edit an
+applied one. A new table or column is an area's migration, rendered from the declaration; a test checks that
+the migrated database matches the declared schema.
 
 Timestamps are stored as integer milliseconds since the epoch (exact to the wire format, sortable).
 """
@@ -18,12 +20,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livecore_server.storage import schema
-from livecore_server.storage.history import Step
+from livecore_server.storage.history import Recognised, Step
 
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
-        "0001_foundation",
+        # The first tables, as ``0001_foundation`` built them less the players', which the players area now
+        # builds in its own migrations; a database built by ``0001_foundation`` holds them.
+        "0001_shared",
         [
+            Recognised(("0001_foundation",)),
             """CREATE TABLE studios (
                 id TEXT PRIMARY KEY,
                 key TEXT NOT NULL UNIQUE,
@@ -69,34 +74,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 updated_at INTEGER NOT NULL,
                 UNIQUE (game_id, name)
             )""",
-            """CREATE TABLE players (
-                id TEXT PRIMARY KEY,
-                game_id TEXT NOT NULL REFERENCES games(id),
-                env TEXT NOT NULL,
-                external_id TEXT NOT NULL,
-                first_seen_at INTEGER NOT NULL,
-                last_seen_at INTEGER NOT NULL,
-                anon_name TEXT NOT NULL,
-                anon_avatar TEXT,
-                display_name TEXT,
-                display_avatar TEXT,
-                country TEXT,
-                secret_hash TEXT,
-                secret_prefix TEXT,
-                registered_at INTEGER,
-                secret_rotated_at INTEGER,
-                ban_reason TEXT,
-                banned_at INTEGER,
-                sessions INTEGER NOT NULL DEFAULT 0,
-                last_active_at INTEGER,
-                streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
-                streak_day TEXT,
-                context TEXT NOT NULL DEFAULT '{}',
-                UNIQUE (game_id, external_id)
-            )""",
-            # The streak sweep touches only players with a running streak.
-            "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
             """CREATE TABLE outbox (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 id TEXT NOT NULL UNIQUE,
@@ -154,6 +131,16 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
             "CREATE INDEX outbox_fanned_by_time ON outbox (occurred_at) WHERE fanned_out = 1",
             "CREATE INDEX deliveries_finished_by_time ON webhook_deliveries (updated_at)"
             " WHERE status != 'pending'",
+        ],
+    ),
+    (
+        # Set by `apply` once a manifest enables gifting; never cleared (the gift history,
+        # docs/reference/gifts.md#lists). ``0009_gifts`` added it, with the gifts table, which the gifts
+        # area now builds in its own migrations.
+        "0009_gifting_ever_enabled",
+        [
+            Recognised(("0009_gifts",)),
+            schema.SHARED.add_column("games", "gifting_ever_enabled", schema.SQLITE),
         ],
     ),
     (

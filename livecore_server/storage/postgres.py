@@ -48,6 +48,7 @@ from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.concurrency import Concurrency
+from livecore_server.storage.history import to_run
 from livecore_server.storage.postgres_lookups import Lookups
 from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.postgres_transaction import (
@@ -172,7 +173,7 @@ def migrate(conn: psycopg.Connection[Any], areas: AreaStorage, schema: str | Non
         for name, statements in areas.history.postgres:
             if name in done:
                 continue
-            for statement in statements:
+            for statement in to_run(statements, done):
                 if isinstance(statement, str):
                     conn.execute(statement)
                 else:

@@ -1,6 +1,6 @@
-"""The PostgreSQL migrations of the tables no area owns, and the foundation (``0001_core``, ``0002_server``:
-the first tables of the service, several areas' among them, column for column as SQLite's, in
-PostgreSQL's types).
+"""The PostgreSQL migrations of the tables no area owns, and the foundation (``0001_foundation``,
+``0002_server``: the first tables of the service, several areas' among them, column for column as
+SQLite's, in PostgreSQL's types).
 
 Same conventions as SQLite so the row conversions are shared: timestamps are BIGINT milliseconds since
 the epoch, JSON documents are read back as their text. Differences:
@@ -16,10 +16,11 @@ the epoch, JSON documents are read back as their text. Differences:
   instead of FTS5.
 
 Each built-in area keeps the migrations of its own tables in its server package
-(``livecore_server/<area>/schema.py``), numbered in this dialect's sequence; they are applied in order,
-each once, recorded in ``_migrations``; append, never edit. A new migration is rendered from the
-declaration of its tables (``SCHEMA.create_statements(table, POSTGRES)``), and a test checks that the
-migrated database matches the declared schema.
+(``livecore_server/<area>/schema.py``): its own (``AreaMigration``, recorded as ``<area>:<name>``, applied
+after these), or, for the areas not moved to them yet, ones numbered in this dialect's sequence. Each is
+applied once, recorded in ``_migrations``; never edit an applied one. A new table or column is an area's
+migration, rendered from the declaration, and a test checks that the migrated database matches the
+declared schema.
 """
 
 from __future__ import annotations
@@ -27,15 +28,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from livecore_server.storage import schema
-from livecore_server.storage.history import Step
+from livecore_server.storage.history import Recognised, Step
 
 # Text in byte order (SQLite's BINARY collation), whatever the database's default collation.
 T = 'TEXT COLLATE "C"'
 
 MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
     (
-        "0001_core",
+        # The first tables, as ``0001_core`` built them less those the areas now build in their own
+        # migrations (the players', the economy's, the grants', the friends', the gifts', the player
+        # tools' and the purchases'); a database built by ``0001_core`` holds them.
+        "0001_shared",
         [
+            Recognised(("0001_core",)),
             f"""CREATE TABLE games (
                 id {T} PRIMARY KEY,
                 studio_id {T} NOT NULL,
@@ -47,49 +52,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 gifting_ever_enabled BOOLEAN NOT NULL DEFAULT FALSE,
                 UNIQUE (studio_id, key)
             )""",
-            f"""CREATE TABLE players (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL REFERENCES games(id),
-                env {T} NOT NULL,
-                external_id {T} NOT NULL,
-                first_seen_at BIGINT NOT NULL,
-                last_seen_at BIGINT NOT NULL,
-                anon_name {T} NOT NULL,
-                anon_avatar {T},
-                display_name {T},
-                display_avatar {T},
-                country {T},
-                secret_hash {T},
-                secret_prefix {T},
-                registered_at BIGINT,
-                secret_rotated_at BIGINT,
-                ban_reason {T},
-                banned_at BIGINT,
-                sessions INTEGER NOT NULL DEFAULT 0,
-                last_active_at BIGINT,
-                streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
-                streak_day {T},
-                context JSON NOT NULL DEFAULT '{{}}',
-                friend_code {T},
-                presence_at BIGINT,
-                presence_status {T},
-                search_name {T},
-                debug_reason {T},
-                debug_at BIGINT,
-                lifecycle {T} NOT NULL DEFAULT 'active',
-                merged_into {T},
-                UNIQUE (game_id, external_id)
-            )""",
-            # The streak sweep touches only players with a running streak.
-            "CREATE INDEX players_running_streak ON players (streak_day) WHERE streak > 0",
-            "CREATE UNIQUE INDEX players_by_friend_code ON players (game_id, env, friend_code)"
-            " WHERE friend_code IS NOT NULL",
-            # Suggestions: a bounded range of the most recently active players of a game.
-            "CREATE INDEX players_recently_active ON players (game_id, env, last_active_at)"
-            " WHERE last_active_at IS NOT NULL",
-            # Short search text (1-2 characters) matches name prefixes through this index.
-            "CREATE INDEX players_by_search_name ON players (game_id, env, search_name)",
             f"""CREATE TABLE outbox (
                 seq BIGSERIAL PRIMARY KEY,
                 id {T} NOT NULL UNIQUE,
@@ -116,156 +78,6 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
                 PRIMARY KEY (scope, key)
             )""",
             "CREATE INDEX idempotency_by_age ON idempotency (created_at)",
-            f"""CREATE TABLE ledger (
-                seq BIGSERIAL PRIMARY KEY,
-                id {T} NOT NULL UNIQUE,
-                player_id {T} NOT NULL REFERENCES players(id),
-                game_id {T} NOT NULL,
-                resource_key {T} NOT NULL,
-                resource_type {T} NOT NULL,
-                delta BIGINT NOT NULL,
-                balance_after BIGINT NOT NULL CHECK (balance_after >= 0),
-                reason {T} NOT NULL,
-                note {T},
-                source_ref_id {T},
-                actor JSON NOT NULL,
-                created_at BIGINT NOT NULL
-            )""",
-            "CREATE INDEX ledger_by_player ON ledger (player_id, resource_key, seq)",
-            # The balance each ledger entry leaves; the database refuses a negative amount even if a rule
-            # were bypassed.
-            f"""CREATE TABLE holdings (
-                player_id {T} NOT NULL REFERENCES players(id),
-                resource_key {T} NOT NULL,
-                amount BIGINT NOT NULL CHECK (amount >= 0),
-                parameters JSON NOT NULL DEFAULT '{{}}',
-                PRIMARY KEY (player_id, resource_key)
-            )""",
-            f"""CREATE TABLE grants (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                player_id {T} NOT NULL REFERENCES players(id),
-                external_player_id {T} NOT NULL,
-                kind {T} NOT NULL,
-                status {T} NOT NULL,
-                entries JSON NOT NULL,
-                source_kind {T} NOT NULL,
-                source_ref_id {T},
-                metadata JSON NOT NULL,
-                created_at BIGINT NOT NULL,
-                expires_at BIGINT,
-                claimed_at BIGINT,
-                acked_by {T}
-            )""",
-            "CREATE INDEX grants_pending_by_player ON grants (player_id, created_at)"
-            " WHERE status = 'pending'",
-            "CREATE INDEX grants_to_expire ON grants (expires_at)"
-            " WHERE status = 'pending' AND expires_at IS NOT NULL",
-            "CREATE INDEX grants_by_player ON grants (player_id, created_at)",
-            f"""CREATE TABLE friend_requests (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                from_player_id {T} NOT NULL REFERENCES players(id),
-                to_player_id {T} NOT NULL REFERENCES players(id),
-                -- the unordered pair: at most one pending request between two players
-                pair {T} NOT NULL UNIQUE,
-                created_at BIGINT NOT NULL
-            )""",
-            "CREATE INDEX friend_requests_incoming ON friend_requests (to_player_id, created_at)",
-            "CREATE INDEX friend_requests_outgoing ON friend_requests (from_player_id, created_at)",
-            # One row per direction: a player's friends are one index range.
-            f"""CREATE TABLE friendships (
-                player_id {T} NOT NULL REFERENCES players(id),
-                friend_id {T} NOT NULL REFERENCES players(id),
-                since BIGINT NOT NULL,
-                PRIMARY KEY (player_id, friend_id),
-                CHECK (player_id <> friend_id)
-            )""",
-            f"""CREATE TABLE blocks (
-                blocker_id {T} NOT NULL REFERENCES players(id),
-                blocked_id {T} NOT NULL REFERENCES players(id),
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (blocker_id, blocked_id)
-            )""",
-            "CREATE INDEX blocks_by_blocked ON blocks (blocked_id, blocker_id)",
-            f"""CREATE TABLE gifts (
-                seq BIGSERIAL NOT NULL,
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                grant_id {T} NOT NULL UNIQUE,
-                sender_id {T} NOT NULL REFERENCES players(id),
-                recipient_id {T} NOT NULL REFERENCES players(id),
-                type {T} NOT NULL,
-                resource_key {T} NOT NULL,
-                amount BIGINT NOT NULL CHECK (amount > 0),
-                message {T},
-                status {T} NOT NULL,
-                sent_at BIGINT NOT NULL,
-                expires_at BIGINT,
-                claimed_at BIGINT,
-                deducted BOOLEAN NOT NULL,
-                idempotency_key {T}
-            )""",
-            # The sender's recent gifts (cooldown per friend, daily count, friend rows), covering.
-            "CREATE INDEX gifts_sent ON gifts (sender_id, sent_at, recipient_id)",
-            "CREATE INDEX gifts_received ON gifts (recipient_id, sent_at)",
-            # A repeated idempotency key answers the gift it made, however long ago
-            # (docs/reference/gifts.md#sending).
-            "CREATE UNIQUE INDEX gifts_by_key ON gifts (sender_id, idempotency_key)"
-            " WHERE idempotency_key IS NOT NULL",
-            # A merge is remembered by the source's original external id; one row per merged player.
-            f"""CREATE TABLE merges (
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                from_external_id {T} NOT NULL,
-                from_player_id {T} NOT NULL,
-                to_player_id {T} NOT NULL,
-                placeholder {T} NOT NULL,
-                merged_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, env, from_external_id, from_player_id)
-            )""",
-            "CREATE INDEX merges_into ON merges (to_player_id)",
-            # An erasure is remembered by a keyed hash of the original external id, never the id.
-            f"""CREATE TABLE erasures (
-                game_id {T} NOT NULL,
-                external_id_hash {T} NOT NULL,
-                player_id {T} NOT NULL,
-                placeholder {T} NOT NULL,
-                reason {T} NOT NULL,
-                erased_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, external_id_hash, player_id)
-            )""",
-            f"""CREATE TABLE purchases (
-                id {T} PRIMARY KEY,
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                player_id {T} NOT NULL REFERENCES players(id),
-                transaction_id {T} NOT NULL,
-                store {T} NOT NULL,
-                product_id {T} NOT NULL,
-                product_type {T} NOT NULL,
-                amount_minor BIGINT NOT NULL,
-                currency {T} NOT NULL,
-                normalized_amount_minor BIGINT NOT NULL,
-                fx_rate DOUBLE PRECISION NOT NULL,
-                validation_status {T} NOT NULL,
-                purchased_at BIGINT NOT NULL,
-                tracked_at BIGINT NOT NULL,
-                metadata JSON NOT NULL,
-                UNIQUE (game_id, env, transaction_id)
-            )""",
-            "CREATE INDEX purchases_by_player ON purchases (player_id, purchased_at, id)",
-            # Revenue reads: a game's purchases in a time range.
-            "CREATE INDEX purchases_by_time ON purchases (game_id, env, purchased_at)",
-            f"""CREATE TABLE migration_keys (
-                game_id {T} NOT NULL,
-                env {T} NOT NULL,
-                kind {T} NOT NULL,
-                key {T} NOT NULL,
-                fingerprint {T} NOT NULL,
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (game_id, env, kind, key)
-            )""",
         ],
     ),
     (

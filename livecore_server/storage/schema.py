@@ -3,12 +3,15 @@ of each dialect derived from it (:class:`Schema`), and the tables no area owns (
 games, keys, webhooks, the outbox, the operators' tables and what the processes share).
 
 Each built-in area declares its own tables in its server package (``livecore_server/<area>/schema.py``),
-beside the migrations that built them; :mod:`livecore_server.built_in_storage` adds them up into the whole
-schema both stores build. The migrations were applied to deployed databases and stay as written;
+beside the migrations that build them; :func:`livecore_server.areas.storage` adds them up
+(:func:`livecore_server.storage.area_storage.served`) into the whole schema both stores build.
 ``tests/server/test_schema_declared.py`` migrates a fresh database of each dialect and checks that it
-holds exactly what is declared. A new table or index is declared, and its migration in each dialect is
-rendered from the declaration (:meth:`Schema.create_statements`, :meth:`Schema.create_index`,
-:meth:`Schema.add_column`).
+holds exactly what is declared. An area's migrations are rendered from the declaration
+(:meth:`~livecore_server.storage.area_storage.AreaMigration.creating` for a new table,
+:meth:`~livecore_server.storage.area_storage.AreaMigration.adding` for what a column or an index
+declares ``since``); the older migrations of the shared history were applied to deployed databases and
+stay as written. A record's insert and row conversions are derived from its table's declaration too
+(:class:`livecore_server.storage.mapped.Mapped`).
 
 Conventions (the rows have one layout, so the row conversions are shared):
 
@@ -174,8 +177,8 @@ def table(
     return Table(name, columns, primary_key, unique, checks, rowid, only)
 
 
-def nullable(name: str, kind: Kind = TEXT) -> Column:
-    return Column(name, kind, null=True)
+def nullable(name: str, kind: Kind = TEXT, *, since: str | None = None) -> Column:
+    return Column(name, kind, null=True, since=since)
 
 
 # The players' key, which most areas' tables reference.
@@ -252,6 +255,19 @@ class Schema:
         column = declared.column(column_name)
         _require(column.only, dialect, f"{table_name}.{column_name}")
         return f"ALTER TABLE {table_name} ADD COLUMN {column_sql(declared, column, dialect)}"
+
+    def added_by(self, migration: str, dialect: Dialect) -> list[str]:
+        """What the migration named ``migration`` adds to existing tables in ``dialect``: the columns, then
+        the indexes, declared ``since`` it."""
+        return [
+            *(
+                self.add_column(t.name, c.name, dialect)
+                for t in self.tables_in(dialect)
+                for c in t.columns_in(dialect)
+                if c.since == migration
+            ),
+            *(self.create_index(i.name, dialect) for i in self.indexes_in(dialect) if i.since == migration),
+        ]
 
     def create_statements(self, table_name: str, dialect: Dialect) -> list[str]:
         """A new table's migration in ``dialect``: the table, its indexes and the dialect's own objects

@@ -28,7 +28,7 @@ from livecore.errors import STORAGE_UNAVAILABLE, LivecoreError
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.concurrency import Concurrency
-from livecore_server.storage.history import Migration
+from livecore_server.storage.history import Migration, to_run
 from livecore_server.storage.read_ahead import ReadAheads
 from livecore_server.storage.schema import SQLITE
 from livecore_server.storage.sql import OpenedPorts, open_ports
@@ -89,7 +89,7 @@ def migrate(conn: sqlite3.Connection, history: Sequence[Migration]) -> list[str]
             if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone():
                 conn.execute("ROLLBACK")
                 continue
-            for statement in statements:
+            for statement in to_run(statements, done):
                 if isinstance(statement, str):
                     conn.execute(statement)
                 else:

@@ -6,6 +6,7 @@ its store adds them to the shared ones.
 
 from __future__ import annotations
 
+from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -172,5 +173,9 @@ HISTORY = History(
         ),
     ),
 )
+
+# The area's migrations, recorded as ``teams:<name>``: those of :data:`HISTORY`, which the service's
+# history applied under its own numbers before the area had migrations of its own.
+MIGRATIONS = taken_over(HISTORY)
 
 SQL_PORTS = {"teams": SqlTeams}

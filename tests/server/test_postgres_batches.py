@@ -5,7 +5,7 @@ database as statements sent one by one is a property in test_postgres_prefetch.p
 from __future__ import annotations
 
 from livecore_server.economy.sql import INSERT_ENTRY, PUT_HOLDING
-from livecore_server.gifts.sql import INSERT_GIFT
+from livecore_server.gifts.rows import GIFT as GIFT_ROW
 from livecore_server.grants.sql import INSERT_GRANT
 from livecore_server.players.sql import INSERT_PLAYER
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, MAX_PARAMETERS, together
@@ -37,7 +37,7 @@ def test_the_ports_batch_the_inserts_of_a_send_and_never_a_players_row() -> None
     """What a gift send inserts may be held back; players are what the held-back rows point to (their
     foreign keys), so a player's row always goes out as it comes."""
     assert {
-        i.table for i in (INSERT_GIFT, INSERT_GRANT, PUT_RECORD, INSERT_ENTRY, PUT_HOLDING, INSERT_EVENT)
+        i.table for i in (GIFT_ROW.insert, INSERT_GRANT, PUT_RECORD, INSERT_ENTRY, PUT_HOLDING, INSERT_EVENT)
     } <= (BATCHED_TABLES)
     assert INSERT_PLAYER.table not in BATCHED_TABLES
 

@@ -50,8 +50,8 @@ REPORTED: dict[str, tuple[str, str]] = {
 }
 
 SCHEMA, HISTORY = storage().schema, storage().history
-# Each built-in area that keeps anything: (its name, its declared tables, its history), in the core's order.
-AREAS = [(a.name, a.schema, a.history) for a in BUILT_IN if a.schema != schema.Schema() or a.history.sqlite]
+# Each built-in area that keeps anything: (its name, its tables, its migrations), in the core's order.
+AREAS = [(a.name, a.schema, a.migrations) for a in BUILT_IN if a.schema != schema.Schema() or a.migrations]
 
 
 @attrs.frozen
@@ -575,9 +575,13 @@ def test_each_area_declares_its_own_tables_once() -> None:
 
 def test_the_assembled_history_is_in_order_and_names_each_migration_once() -> None:
     for migrations in (HISTORY.sqlite, HISTORY.postgres):
-        names = [name for name, _ in migrations]
+        # The service's history, numbered per dialect, then each area's own, numbered per area.
+        names = [name for name, _ in migrations if ":" not in name]
         assert names == sorted(set(names)), names
         assert all(re.fullmatch(r"\d{4}_[a-z0-9_]+", name) for name in names), names
+        own = [name for name, _ in migrations if ":" in name]
+        assert [name for name, _ in migrations] == names + own
+        assert all(re.fullmatch(r"[a-z_]+:\d{4}_[a-z0-9_]+", name) for name in own), own
     # Two areas numbering a migration alike are refused, whatever their order.
     twice = history.History(sqlite=(("0020_guilds", ["SELECT 1"]),))
     with pytest.raises(ValueError, match="0020_guilds"):

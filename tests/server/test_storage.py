@@ -17,7 +17,7 @@ from tests.conftest import World
 
 def test_migrations_apply_once(tmp_path: Path) -> None:
     store = SqliteStore(str(tmp_path / "m.db"), storage())
-    names = [r[0] for r in store.conn.execute("SELECT name FROM _migrations")]
+    names = [r[0] for r in store.conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
     assert names == [name for name, _ in storage().history.sqlite]
     assert migrate(store.conn, storage().history.sqlite) == []
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -338,12 +338,12 @@ def test_a_team_stored_under_the_old_prefix_tm_takes_team_with_what_refers_to_it
 
     twin.read(stored)
     # Each database as an older version left it, then started by this one.
-    twin.sqlite.conn.execute("DELETE FROM _migrations WHERE name = '0023_team_id_prefix'")
-    assert sqlite_migrate(twin.sqlite.conn, storage().history.sqlite) == ["0023_team_id_prefix"]
+    twin.sqlite.conn.execute("DELETE FROM _migrations WHERE name = 'teams:0002_team_id_prefix'")
+    assert sqlite_migrate(twin.sqlite.conn, storage().history.sqlite) == ["teams:0002_team_id_prefix"]
     conn = pg_connect(twin.pg.dsn, twin.pg.schema)
     try:
-        conn.execute("DELETE FROM _migrations WHERE name = '0015_team_id_prefix'")
-        assert pg_migrate(conn, storage(), twin.pg.schema) == ["0015_team_id_prefix"]
+        conn.execute("DELETE FROM _migrations WHERE name = 'teams:0002_team_id_prefix'")
+        assert pg_migrate(conn, storage(), twin.pg.schema) == ["teams:0002_team_id_prefix"]
     finally:
         conn.close()
 
