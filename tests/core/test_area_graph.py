@@ -135,6 +135,27 @@ def test_no_two_areas_import_each_other() -> None:
         pytest.fail("\n".join(listed), pytrace=False)
 
 
+#: The shared modules (outside every area's packages) that import an area's package: what the core still
+#: assembles away from one top layer. The count only falls; the goal is the assembly alone.
+SHARED_IMPORTING_AREAS = 56
+
+
+def _shared_importing_areas() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
+        if _area(name) is None:
+            for module in _imports(path, type_only=True, deferred=True):
+                if (other := _area(module)) is not None:
+                    found[name].add(other)
+    return found
+
+
+def test_no_more_shared_modules_import_an_area_than_before() -> None:
+    shared = _shared_importing_areas()
+    listed = "\n".join(f"  {name}: {', '.join(sorted(found))}" for name, found in sorted(shared.items()))
+    assert len(shared) <= SHARED_IMPORTING_AREAS, f"{len(shared)} shared modules import areas:\n{listed}"
+
+
 def test_the_season_and_its_report_import_no_area() -> None:
     """Each import of an area's package by the simulated season (``livecore/simulation``, but its facade)
     or its report (``livecore_server/simulate``): what a player of an area does, its population fields and
