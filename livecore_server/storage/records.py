@@ -28,30 +28,28 @@ def _game_keys(sections: Iterable[Section]) -> tuple[SettingsKey[Any], ...]:
     return tuple(s.holds for s in sections if s.holds is not None and s.within is None)
 
 
-def _served_sections() -> tuple[Section, ...]:
-    """The manifest sections of the areas this process serves (:func:`livecore.contributions.served`): the
-    built-in ones, and a studio's once registered, so that a game's settings hold its sections' values when
-    they are stored and read back."""
-    return _sections_of(served())
-
-
-@functools.cache
-def _sections_of(areas: Contributions) -> tuple[Section, ...]:
-    return core_areas.sections(typing.cast("tuple[Area, ...]", areas.areas))
+# The manifest sections of the areas this process serves (livecore.contributions.served): the built-in
+# ones, and a studio's once registered, so that a game's settings hold its sections' values when they are
+# stored and read back. Read as each settings record is, so kept per set of served areas.
 
 
 def _area_keys() -> tuple[SettingsKey[Any], ...]:
     """The keys the served areas hold their settings under."""
-    return _game_keys(_served_sections())
+    return _keys_of(served())[0]
 
 
 def _part_keys() -> dict[type, tuple[Section, ...]]:
     """The records holding parts other areas add (an event's settings: its lobby, its teams; a resource:
     its gift fields), each with its served parts' sections: those ``within`` its section."""
-    return _parts_within(_served_sections())
+    return _keys_of(served())[1]
 
 
 @functools.cache
+def _keys_of(areas: Contributions) -> tuple[tuple[SettingsKey[Any], ...], dict[type, tuple[Section, ...]]]:
+    sections = core_areas.sections(typing.cast("tuple[Area, ...]", areas.areas))
+    return _game_keys(sections), _parts_within(sections)
+
+
 def _parts_within(sections: tuple[Section, ...]) -> dict[type, tuple[Section, ...]]:
     own = typing.get_type_hints(GameSettings)
     held: dict[type, tuple[Section, ...]] = {}
