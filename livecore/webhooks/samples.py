@@ -11,14 +11,12 @@ from typing import Any
 
 from livecore import areas
 from livecore.area import Area
-from livecore.players.webhooks import PlayerRegistered
+from livecore.operators.webhooks import DEFAULT_SAMPLE_KIND
 from livecore.webhooks.payload import WebhookPayload
 
 __all__ = ["DEFAULT_SAMPLE_KIND", "SAMPLES", "sample_payload"]
 
 SAMPLES: dict[str, WebhookPayload] = areas.webhook_samples()
-
-DEFAULT_SAMPLE_KIND = PlayerRegistered.KIND
 
 
 def sample_payload(kind: str, registered: Sequence[Area] = areas.BUILT_IN) -> WebhookPayload | dict[str, Any]:
