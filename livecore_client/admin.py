@@ -11,21 +11,27 @@ given, the server acts in the environment the game has API keys in (live when it
 sends an idempotency key, made once per call and reused by its retries, or the ``idempotency_key`` given.
 
 The methods are grouped by resource (``admin.players.ban(...)``), each its route's builder, written once
-in the operators area's :mod:`livecore.operators.calls` and sent over HTTP; the only hand-written pair is
+in the operators area's :mod:`livecore.operators.calls` and sent over HTTP by its client resources
+(:mod:`livecore_client.resources.operators`); the only hand-written pair is
 ``audit.iter``, which walks ``audit.list`` page by page.
 """
 
 from __future__ import annotations
 
 from ._client import resource
-from ._surfaces import AdminSurface, AsyncAdminSurface
-from .resources.admin_attempts import AdminLiveEvents, AsyncAdminLiveEvents
-from .resources.admin_grants import AdminGrants, AsyncAdminGrants
-from .resources.admin_players import AdminPlayers, AsyncAdminPlayers
-from .resources.audit import AdminAudit, AsyncAdminAudit
-from .resources.keys import AdminApiKeys, AdminPersonalKeys, AsyncAdminApiKeys, AsyncAdminPersonalKeys
-from .resources.members import AdminMembers, AsyncAdminMembers
-from .resources.webhooks import AdminWebhooks, AsyncAdminWebhooks
+from .resources.operators.attempts import AdminLiveEvents, AsyncAdminLiveEvents
+from .resources.operators.audit import AdminAudit, AsyncAdminAudit
+from .resources.operators.grants import AdminGrants, AsyncAdminGrants
+from .resources.operators.keys import (
+    AdminApiKeys,
+    AdminPersonalKeys,
+    AsyncAdminApiKeys,
+    AsyncAdminPersonalKeys,
+)
+from .resources.operators.members import AdminMembers, AsyncAdminMembers
+from .resources.operators.players import AdminPlayers, AsyncAdminPlayers
+from .resources.operators.surface import AdminSurface, AsyncAdminSurface
+from .resources.operators.webhooks import AdminWebhooks, AsyncAdminWebhooks
 
 __all__ = ["AdminClient", "AsyncAdminClient"]
 

@@ -256,7 +256,7 @@ from livecore.teams.settings import Formation
 from livecore.webhooks.delivery import DeliveryStatus, EndpointStatus
 
 # The union the stream methods yield (not a wire model of its own: one of the three stream events).
-from ._stream import StreamEvent
+from .resources.live_events.stream import StreamEvent
 
 __all__ = [
     "ABSENT",

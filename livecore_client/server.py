@@ -24,8 +24,8 @@ from .resources.guilds import AsyncServerGuilds, ServerGuilds
 from .resources.leaderboards import AsyncServerLeaderboards, ServerLeaderboards
 from .resources.live_events import AsyncServerLiveEvents, ServerLiveEvents
 from .resources.lobbies import AsyncServerLobbies, ServerLobbies
-from .resources.migration import AsyncServerMigration, ServerMigration
 from .resources.player_tools import AsyncServerPlayerTools, ServerPlayerTools
+from .resources.player_tools.migration import AsyncServerMigration, ServerMigration
 from .resources.purchases import AsyncServerPurchases, ServerPurchases
 from .resources.system import AsyncServerSystem, ServerSystem
 from .resources.teams import AsyncServerTeams, ServerTeams

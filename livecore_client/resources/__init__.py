@@ -1,4 +1,4 @@
-"""The clients' resources, one module per area, and what a studio needs to add its own.
+"""The clients' resources, one module (or package) per area, and what a studio needs to add its own.
 
 Each area module writes its builders once and makes a sync and an async resource class from them; the
 clients bind them with :class:`resource` (``SdkClient.friends = resource(Friends)``). A studio's own
@@ -18,19 +18,17 @@ resource is built the same way (docs/client.md#your-own-resources)::
 
 A resource kept in a module apart from its client may name the surface's base instead
 (``SyncResource[SdkSurface]``), as the built-in ones do, so that the module does not import the client
-that binds it.
+that binds it. A studio's admin resource is built on the operators' bases
+(:mod:`livecore_client.resources.operators`: ``AdminCalls``, ``AdminSurface``).
 """
 
 from livecore.api.call import Call
 
 from .._client import AsyncResource, SyncResource, async_method, resource, sync_method
-from .._surfaces import AdminSurface, AsyncAdminSurface, AsyncSdkSurface, SdkSurface
-from ._base import AdminCalls, SdkCalls, ServerCalls
+from .._surfaces import AsyncSdkSurface, SdkSurface
+from ._base import SdkCalls, ServerCalls
 
 __all__ = [
-    "AdminCalls",
-    "AdminSurface",
-    "AsyncAdminSurface",
     "AsyncResource",
     "AsyncSdkSurface",
     "Call",

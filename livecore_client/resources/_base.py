@@ -1,10 +1,9 @@
 """The bases the area modules' builders share: the ``/sdk/v1`` and ``/server/v1`` ones
-(:mod:`livecore.api.call`, which a simulation's actions use too) and the ``/admin/v1`` one
-(:mod:`livecore.operators.calls`)."""
+(:mod:`livecore.api.call`, which a simulation's actions use too). The ``/admin/v1`` one is the operators'
+(:mod:`livecore_client.resources.operators`)."""
 
 from __future__ import annotations
 
 from livecore.api.call import SdkCalls, ServerCalls
-from livecore.operators.calls import AdminCalls
 
-__all__ = ["AdminCalls", "SdkCalls", "ServerCalls"]
+__all__ = ["SdkCalls", "ServerCalls"]

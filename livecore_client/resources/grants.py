@@ -1,7 +1,7 @@
 """Grants: ``sdk.grants`` and ``server.grants``; each method is its route's builder
 (:mod:`livecore.grants.calls`) sent over HTTP (``sdk.grants.open_crate`` is the crates' call, which the
 SDK clients add beside these, :mod:`livecore_client.resources.crates`; ``admin.grants`` the operators',
-:mod:`livecore_client.resources.admin_grants`)."""
+:mod:`livecore_client.resources.operators.grants`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Players: registration and identity (``sdk.players``, and ``server.players``'s identity call, beside
 which the server clients put the player tools' calls, :mod:`livecore_client.resources.player_tools`);
 each method is its route's builder (:mod:`livecore.players.calls`) sent over HTTP. The operators' player
-edits (``admin.players``) are the operators' (:mod:`livecore_client.resources.admin_players`)."""
+edits (``admin.players``) are the operators' (:mod:`livecore_client.resources.operators.players`)."""
 
 from __future__ import annotations
 

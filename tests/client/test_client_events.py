@@ -74,7 +74,6 @@ from livecore_client import (
     SdkClient,
     ServerClient,
 )
-from livecore_client._stream import STREAM_READ_TIMEOUT, ServerSentEvent, SseDecoder, stream_event
 from livecore_client.models import (
     AttemptStatus,
     AttemptView,
@@ -85,6 +84,12 @@ from livecore_client.models import (
     StreamClosed,
     StreamReady,
     StreamScoreUpdate,
+)
+from livecore_client.resources.live_events.stream import (
+    STREAM_READ_TIMEOUT,
+    ServerSentEvent,
+    SseDecoder,
+    stream_event,
 )
 from livecore_client.webhooks import PAYLOAD_TYPES, construct_event
 from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key

@@ -20,9 +20,8 @@ from livecore_client._method_table import CLIENTS, public_methods
 
 #: The methods written by hand, each over a builder of the core (an iterator cannot be one builder).
 HAND_WRITTEN = {"sdk.live_events.stream_leaderboard", "server.purchases.iter", "admin.audit.iter"}
-#: The operators' builders still written in the client (``livecore_client/resources/admin_*.py``,
-#: ``audit.py``, ``keys.py``, ``members.py``, ``webhooks.py``), as many as there are now so that the count
-#: only falls; every other surface's are the core's.
+#: The operators' builders still written in the client (``livecore_client/resources/operators/``), as many
+#: as there are now so that the count only falls; every other surface's are the core's.
 CLIENT_SIDE = {"sdk": 0, "server": 0, "admin": 28}
 _CORE_CALLS = re.compile(r"livecore\.\w+\.calls")
 

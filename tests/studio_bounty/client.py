@@ -6,13 +6,13 @@ from __future__ import annotations
 from livecore.api.call import Call
 from livecore_client.admin import AdminClient, AsyncAdminClient
 from livecore_client.resources import (
-    AdminCalls,
     AsyncResource,
     SyncResource,
     async_method,
     resource,
     sync_method,
 )
+from livecore_client.resources.operators import AdminCalls
 from tests.studio_bounty import ADMIN_NOTE, NoteRequest, NoteResponse
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from livecore.operators.calls import AdminLiveEventsCalls
 
-from .._client import AsyncResource, SyncResource, async_method, sync_method
-from .._surfaces import AdminSurface, AsyncAdminSurface
+from ..._client import AsyncResource, SyncResource, async_method, sync_method
+from .surface import AdminSurface, AsyncAdminSurface
 
 __all__ = ["AdminLiveEvents", "AsyncAdminLiveEvents"]
 

@@ -27,7 +27,7 @@ import orjson
 from livecore.api.convert import response_converter
 from livecore.live_events.api import SDK_BOARD_STREAM, StreamClosed, StreamReady, StreamScoreUpdate
 
-from ._transport import (
+from ..._transport import (
     PreparedRequest,
     RetryPolicy,
     connection_error,
@@ -36,7 +36,7 @@ from ._transport import (
     retry_sync,
     with_read_timeout,
 )
-from .errors import APIConnectionError, APIResponseValidationError
+from ...errors import APIConnectionError, APIResponseValidationError
 
 __all__ = [
     "STREAM_EVENTS",

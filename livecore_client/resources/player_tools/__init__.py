@@ -2,13 +2,13 @@
 export, which the server clients put beside the players area's own server call
 (:mod:`livecore_client.resources.players`, composed in :mod:`livecore_client.server`); each method is its
 route's builder (:mod:`livecore.player_tools.calls`) sent over HTTP. The migration calls are
-:mod:`livecore_client.resources.migration`."""
+:mod:`livecore_client.resources.player_tools.migration`."""
 
 from __future__ import annotations
 
 from livecore.player_tools.calls import PlayerToolsCalls
 
-from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from ..._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 
 __all__ = ["AsyncServerPlayerTools", "ServerPlayerTools"]
 

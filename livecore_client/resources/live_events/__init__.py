@@ -1,10 +1,11 @@
 """Live events, their attempts and boards: ``sdk.live_events`` and ``server.live_events``
-(``admin.live_events``, the operators' attempt calls: :mod:`livecore_client.resources.admin_attempts`).
+(``admin.live_events``, the operators' attempt calls: :mod:`livecore_client.resources.operators.attempts`).
 
 ``sdk.live_events.stream_leaderboard`` is the one hand-written sync/async pair (an iterator of events
 cannot be one builder): it prepares the builder's call and reads the stream through
-:mod:`livecore_client._stream`. Each other method is its route's builder (:mod:`livecore.live_events.calls`;
-the start's is the lobbies', :class:`livecore.lobbies.calls.LiveEventsCalls`) sent over HTTP."""
+:mod:`livecore_client.resources.live_events.stream`. Each other method is its route's builder
+(:mod:`livecore.live_events.calls`; the start's is the lobbies',
+:class:`livecore.lobbies.calls.LiveEventsCalls`) sent over HTTP."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from collections.abc import AsyncIterator, Iterator
 
 from livecore.live_events.calls import LiveEventsCalls, ServerLiveEventsCalls
 
-from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
-from .._stream import StreamEvent, iter_stream_async, iter_stream_sync
-from .._surfaces import AsyncSdkSurface, SdkSurface
+from ..._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from ..._surfaces import AsyncSdkSurface, SdkSurface
+from .stream import StreamEvent, iter_stream_async, iter_stream_sync
 
 __all__ = [
     "AsyncLiveEvents",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from livecore.player_tools.calls import ServerMigrationCalls
 
-from .._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
+from ..._client import AsyncClient, AsyncResource, SyncClient, SyncResource, async_method, sync_method
 
 __all__ = ["AsyncServerMigration", "ServerMigration"]
 

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator, Iterator
 
 from livecore.operators.calls import AdminAuditCalls
 
-from .. import models as m
-from .._client import AsyncResource, SyncResource, async_method, sync_method
-from .._surfaces import AdminSurface, AsyncAdminSurface
-from ..models import OperatorAction
+from ... import models as m
+from ..._client import AsyncResource, SyncResource, async_method, sync_method
+from ...models import OperatorAction
+from .surface import AdminSurface, AsyncAdminSurface
 
 __all__ = ["AdminAudit", "AsyncAdminAudit"]
 
