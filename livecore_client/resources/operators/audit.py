@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
+from livecore.operators.api import AuditEntryView
 from livecore.operators.calls import AdminAuditCalls
+from livecore.operators.rules import Action as OperatorAction
 
-from ... import models as m
 from ..._client import AsyncResource, SyncResource, async_method, sync_method
-from ...models import OperatorAction
 from .surface import AdminSurface, AsyncAdminSurface
 
 __all__ = ["AdminAudit", "AsyncAdminAudit"]
@@ -29,7 +29,7 @@ class AdminAudit(SyncResource[AdminSurface], AdminAuditCalls):
         target: str | None = None,
         member: str | None = None,
         page_size: int | None = None,
-    ) -> Iterator[m.AuditEntryView]:
+    ) -> Iterator[AuditEntryView]:
         """Every audit entry matching the filters, newest first, fetching pages of ``page_size``
         (default 50) as the iteration reaches them by following ``next_before``."""
         before: int | None = None
@@ -58,7 +58,7 @@ class AsyncAdminAudit(AsyncResource[AsyncAdminSurface], AdminAuditCalls):
         target: str | None = None,
         member: str | None = None,
         page_size: int | None = None,
-    ) -> AsyncIterator[m.AuditEntryView]:
+    ) -> AsyncIterator[AuditEntryView]:
         """Every audit entry matching the filters, newest first, fetching pages of ``page_size``
         (default 50) as the iteration reaches them by following ``next_before`` (``async for``)."""
         before: int | None = None
