@@ -26,13 +26,14 @@ from livecore.friends.api import PRESENCE_HEARTBEAT
 from livecore.rand import RandomSource
 from livecore_server import areas as served_areas
 from livecore_server import metrics, plugins, statement_tally
-from livecore_server.admin import mcp_tools
+from livecore_server.audit import audited
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
 from livecore_server.http.envelope import json_response
 from livecore_server.http.middlewares import REQUEST_IDS, Handler, envelope_for, namespace
 from livecore_server.http.protocol import answer_in_envelopes
-from livecore_server.portal.pages import portal_app
+from livecore_server.operators import mcp_tools
+from livecore_server.operators.portal.pages import portal_app
 from livecore_server.scheduler import catch_up
 from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.serving import ServingMark
@@ -44,7 +45,8 @@ log = logging.getLogger("livecore_server")
 
 MAX_BODY = 1024 * 1024  # the contract's limit for every request body: 413 above it
 
-BINDINGS: tuple[Binding, ...] = tuple(b for area in served_areas.BUILT_IN for b in area.served)
+# A write of an area's own admin action is audited in its transaction (livecore_server/audit.py).
+BINDINGS: tuple[Binding, ...] = tuple(audited(b) for area in served_areas.BUILT_IN for b in area.served)
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
@@ -204,7 +206,7 @@ def create_app(
     # --area, entry points) or by the studios' applied manifests.
     studio = plugins.served(config.db, config.areas)
     core = areas.registered(a.area for a in studio)
-    bindings = (*BINDINGS, *(b for a in studio for b in a.served), *extra)
+    bindings = (*BINDINGS, *(audited(b) for a in studio for b in a.served), *extra)
     misses: dict[str, Handler] = {}
     for surface in Surface:
         guard = namespace(surface, root)
@@ -236,7 +238,7 @@ def create_app(
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root_paths.append(root.router.add_get("/portal", _to_portal).resource)
     root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
-    # The operator routes as MCP tools, for a personal key (livecore_server/admin/mcp_tools.py).
+    # The operator routes as MCP tools, for a personal key (livecore_server/operators/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
     root.cleanup_ctx.append(mcp.lifetime)  # needs nothing of the services: started before them

@@ -11,15 +11,12 @@ what they declare (:func:`storage_of`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
 
 import attrs
 
 from livecore import contributions
-from livecore.api.area_action import AreaAction
 from livecore.area import Area
-from livecore.operators.audit import record
-from livecore_server.http.endpoint import AnyCall, Binding, TxHandler, bind
+from livecore_server.http.endpoint import Binding, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
 from livecore_server.storage.read_ahead import ReadAhead
@@ -51,35 +48,10 @@ class ServerArea:
 
     @property
     def served(self) -> tuple[Binding, ...]:
-        """The binding of each of its routes the server answers: its own, then the core's handlers'; a
-        write of an area's own operator action audited (:func:`audited`)."""
+        """The binding of each of its routes the server answers: its own, then the core's handlers'; the
+        app audits a write of an area's own operator action (:func:`livecore_server.audit.audited`)."""
         own = {b.route for b in self.bindings}
-        bindings = (*self.bindings, *(bind(r, h) for r, h in self.area.handlers.items() if r not in own))
-        return tuple(audited(b) for b in bindings)
-
-
-def audited(binding: Binding) -> Binding:
-    """``binding``, writing the audit entry of its route's action (an area's own,
-    :class:`livecore.api.area_action.AreaAction`, a write) in the transaction of its effect, as every
-    operator action does (docs/operators.md#the-audit-log): the area's handler cannot forget it, and a
-    refusal writes none. Any other binding is returned as it is."""
-    action = binding.route.action
-    if not isinstance(action, AreaAction) or not action.is_write or not binding.transactional:
-        return binding
-    handler = cast(TxHandler, binding.handler)
-
-    def run(call: AnyCall, tx: Any) -> Any:
-        answer = handler(call, tx)
-        target = call.params.get(action.target) if action.target is not None else None
-        record(
-            tx,
-            call,
-            target or call.scope.game_id or call.scope.studio_id,
-            metadata={"route": call.route.name},
-        )
-        return answer
-
-    return attrs.evolve(binding, handler=run)
+        return (*self.bindings, *(bind(r, h) for r, h in self.area.handlers.items() if r not in own))
 
 
 def storage_of(served_areas: Iterable[ServerArea]) -> AreaStorage:

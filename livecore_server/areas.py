@@ -8,7 +8,6 @@ import functools
 from collections.abc import Iterable
 
 from livecore import areas as core_areas
-from livecore_server.admin.area import SERVER_AREA as OPERATORS
 from livecore_server.area import ServerArea, storage_of
 from livecore_server.crates.area import SERVER_AREA as CRATES
 from livecore_server.economy.area import SERVER_AREA as ECONOMY
@@ -19,6 +18,7 @@ from livecore_server.guilds.area import SERVER_AREA as GUILDS
 from livecore_server.leaderboards.area import SERVER_AREA as LEADERBOARDS
 from livecore_server.live_events.area import SERVER_AREA as LIVE_EVENTS
 from livecore_server.lobbies.area import SERVER_AREA as LOBBIES
+from livecore_server.operators.area import SERVER_AREA as OPERATORS
 from livecore_server.player_tools.area import SERVER_AREA as PLAYER_TOOLS
 from livecore_server.players.area import SERVER_AREA as PLAYERS
 from livecore_server.purchases.area import SERVER_AREA as PURCHASES

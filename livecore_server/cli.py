@@ -32,8 +32,8 @@ from livecore_server.simulate import MOST_SEEDS, shipped
 if TYPE_CHECKING:
     from livecore.clock import Clock
     from livecore.manifest import Manifest
-    from livecore_server.admin.oidc import OidcSettings
     from livecore_server.crypto import ServerKeys
+    from livecore_server.operators.oidc import OidcSettings
     from livecore_server.services import Services
 
 DB_HELP = (
@@ -168,7 +168,7 @@ def _config(
 def _oidc(host: str, port: int) -> OidcSettings | None:
     """The portal's OpenID Connect provider from ``LIVECORE_OIDC_*`` (docs/operators.md#openid-connect);
     the provider sends members back to ``$LIVECORE_PUBLIC_URL/portal/sso/callback``."""
-    from livecore_server.admin.oidc import OidcSettings
+    from livecore_server.operators.oidc import OidcSettings
 
     public = os.environ.get("LIVECORE_PUBLIC_URL") or f"http://{host}:{port}"
     try:
@@ -346,7 +346,7 @@ def _serve(
 
     async def announce(app: web.Application) -> None:  # after the services opened (the cleanup context)
         from livecore.clock import to_millis
-        from livecore_server.admin.sessions import PORTAL_ADDRESS, served_address
+        from livecore_server.operators.sessions import PORTAL_ADDRESS, served_address
         from livecore_server.services import SERVICES
 
         where = f"db {redact(config.db)}, clock {kind}"
@@ -543,7 +543,7 @@ def _clock(kind: str) -> Clock:
 
 
 def _apply(db: str, manifest: Manifest) -> tuple[Services, dict[str, Any]]:
-    from livecore_server.apply import apply_manifest
+    from livecore_server.operators.apply import apply_manifest
 
     services = _services(_config(db))
     result = apply_manifest(services.store, services.keys, services.runtime, manifest)
@@ -652,8 +652,8 @@ def demo(
 ) -> None:
     """Apply the built-in demo manifest, print its keys (the same ones on every start unless --new-keys)
     and a portal sign-in link, then serve on 127.0.0.1 with one access-log line per request."""
-    from livecore_server.admin.sessions import issue_login_link
     from livecore_server.demo import DEMO_MEMBER, DEMO_PLAYER, apply_demo
+    from livecore_server.operators.sessions import issue_login_link
 
     db = _db(db, creates=True)
     sockets = _listen("127.0.0.1", port)  # before any key changes: a busy port leaves them as they are
@@ -692,7 +692,7 @@ def webhooks() -> None:
 
 def _operate(db: str | None, action: Callable[[Services], Any]) -> Any:
     """Run an operator command's ``action`` on an existing database (never a new one)."""
-    from livecore_server.admin.webhooks import OperationError
+    from livecore_server.operators.webhooks import OperationError
 
     services = _services(_config(_db(db)))
     try:
@@ -726,7 +726,7 @@ def webhook_endpoints(db: str | None) -> None:
 def webhook_deliveries(endpoint_id: str, status: str | None, limit: int, db: str | None) -> None:
     """List an endpoint's deliveries, newest first, as JSON lines."""
     from livecore.webhooks.delivery import DeliveryStatus
-    from livecore_server.admin.webhooks import list_deliveries
+    from livecore_server.operators.webhooks import list_deliveries
 
     rows = _operate(
         db,
@@ -743,7 +743,7 @@ def webhook_deliveries(endpoint_id: str, status: str | None, limit: int, db: str
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_replay(delivery_id: str, db: str | None) -> None:
     """Send a delivered or failed delivery's event again (a new delivery, the same event id)."""
-    from livecore_server.admin.webhooks import replay_delivery
+    from livecore_server.operators.webhooks import replay_delivery
 
     click.echo(_operate(db, lambda s: replay_delivery(s, delivery_id)))
 
@@ -753,7 +753,7 @@ def webhook_replay(delivery_id: str, db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_unpause(endpoint_id: str, db: str | None) -> None:
     """Resume a paused endpoint; its held deliveries go out oldest first."""
-    from livecore_server.admin.webhooks import unpause_endpoint
+    from livecore_server.operators.webhooks import unpause_endpoint
 
     changed = _operate(db, lambda s: unpause_endpoint(s, endpoint_id))
     click.echo("unpaused" if changed else "was not paused")
@@ -766,7 +766,7 @@ def webhook_unpause(endpoint_id: str, db: str | None) -> None:
 def webhook_sample(endpoint_id: str, kind: str | None, db: str | None) -> None:
     """Send a signed sample event with placeholder values (header X-Svc-Webhook-Test: 1)."""
     from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
-    from livecore_server.admin.webhooks import send_sample
+    from livecore_server.operators.webhooks import send_sample
 
     click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind or DEFAULT_SAMPLE_KIND)))
 
@@ -785,7 +785,7 @@ def webhook_sample(endpoint_id: str, kind: str | None, db: str | None) -> None:
 def webhook_rotate_secret(endpoint_id: str, overlap_seconds: int, db: str | None) -> None:
     """Mint a new signing secret and print it (shown once); the old one signs beside it for the overlap."""
     from livecore.clock import format_ts
-    from livecore_server.admin.webhooks import rotate_secret
+    from livecore_server.operators.webhooks import rotate_secret
 
     endpoint, secret = _operate(db, lambda s: rotate_secret(s, endpoint_id, overlap_seconds))
     until = endpoint.previous_secret_until
@@ -829,7 +829,7 @@ def members_list(studio: str | None, db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def members_login_link(member: str, studio: str | None, base_url: str | None, db: str | None) -> None:
     """Print a one-time sign-in link for MEMBER (its key in the manifest): it works once, for 15 minutes."""
-    from livecore_server.admin.sessions import SignInError, issue_login_link, link_address
+    from livecore_server.operators.sessions import SignInError, issue_login_link, link_address
 
     def run(services: Services) -> tuple[str, str]:
         try:

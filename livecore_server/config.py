@@ -13,7 +13,7 @@ from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, WRONG_SECRETS_PER_MINUT
 from livecore_server.geo import CountryLookup, offline_country
 
 if TYPE_CHECKING:
-    from livecore_server.admin.oidc import OidcSettings
+    from livecore_server.operators.oidc import OidcSettings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

@@ -18,8 +18,8 @@ from livecore.clock import to_millis
 from livecore.errors import LivecoreError
 from livecore.players.commands import find_player, register
 from livecore.scope import Environment, Scope
-from livecore_server.apply import apply_manifest, mint_key
 from livecore_server.manifest import demo_manifest
+from livecore_server.operators.apply import apply_manifest, mint_key
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 

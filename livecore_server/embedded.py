@@ -93,8 +93,8 @@ class Demo:
 def demo_server() -> Iterator[Demo]:
     """What ``livecore-server demo`` serves (the built-in demo manifest), on a temporary SQLite file, in
     a thread: for examples and tools that want a demo without a server process."""
-    from livecore_server.admin.sessions import issue_login_link
     from livecore_server.demo import DEMO_MEMBER, apply_demo
+    from livecore_server.operators.sessions import issue_login_link
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"

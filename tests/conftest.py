@@ -25,12 +25,12 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.clock import Clock, ManualClock
 from livecore.rand import RandomSource, SeededRandomSource
 from livecore_server.app import DISPATCHER, create_app
-from livecore_server.apply import apply_manifest
 from livecore_server.areas import storage
 from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.budget import register_profiles
@@ -403,7 +403,7 @@ def login_link(served: Services, member: str) -> str:
     """A sign-in link token of ``member`` for a server running in another thread, made as
     ``livecore-server members login-link`` makes it: through a connection of its own to the server's
     database (never the running server's, which belongs to its thread), on the server's clock."""
-    from livecore_server.admin.sessions import issue_login_link
+    from livecore_server.operators.sessions import issue_login_link
 
     own = build_services(served.config, served.clock, storage=storage())
     try:

@@ -16,8 +16,8 @@ import psycopg
 from livecore.operators.rules import PERSONAL_KEY_PREFIX
 from livecore.players.commands import PLAYER_SECRET_PREFIX
 from livecore.scope import Environment
-from livecore_server.admin.sessions import LINK_PREFIX, SESSION_PREFIX
 from livecore_server.config import sqlite_path
+from livecore_server.operators.sessions import LINK_PREFIX, SESSION_PREFIX
 
 if TYPE_CHECKING:
     from tests.conftest import World

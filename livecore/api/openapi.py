@@ -44,7 +44,6 @@ from typing import Any, Literal
 import attrs
 import orjson
 
-from livecore.api.area_action import AnyAction, roles_of
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
@@ -77,6 +76,7 @@ from livecore.limits import (
     count_of,
     rule_of,
 )
+from livecore.operators.area_action import AnyAction, roles_of
 from livecore.operators.rules import (
     CSRF_HEADER,
     DASHBOARD_ONLY,
@@ -155,7 +155,7 @@ _API_KEY_SCHEMES: dict[str, Any] = {
     },
 }
 
-# How a member authenticates on the admin surface (livecore_server/admin/access.py): a personal key, or a
+# How a member authenticates on the admin surface (livecore_server/operators/access.py): a personal key, or a
 # portal session whose writes also carry its CSRF token.
 _MEMBER_SCHEMES: dict[str, Any] = {
     "personalKey": {

@@ -17,9 +17,9 @@ from typing import Any
 
 import attrs
 
-from livecore.api.area_action import AnyAction, AreaAction
 from livecore.contributions import Point, served
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, Code
+from livecore.operators.area_action import AnyAction, AreaAction
 from livecore.operators.errors import CSRF_INVALID
 from livecore.players.errors import PLAYER_BANNED, PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName
@@ -105,7 +105,7 @@ class Route:
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
     # An admin route's operator action (``Auth.MEMBER``): who may call it (livecore.operators.rules.ALLOWED),
-    # or a studio's area's own (livecore.api.area_action.AreaAction).
+    # or a studio's area's own (livecore.operators.area_action.AreaAction).
     action: AnyAction | None = None
 
     def __attrs_post_init__(self) -> None:

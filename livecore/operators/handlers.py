@@ -1,5 +1,5 @@
 """The operator routes' handlers, by route (docs/operators.md). Creating a webhook endpoint and rotating
-its signing secret are the server's (``livecore_server.admin.webhooks``): the secret is sealed under the
+its signing secret are the server's (``livecore_server.operators.webhooks``): the secret is sealed under the
 server's keys, and the URL checked against the deployment's address policy."""
 
 from __future__ import annotations

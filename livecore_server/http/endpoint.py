@@ -51,7 +51,7 @@ from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 API_KEY = web.RequestKey("api_key", ApiKey)
-# An operator route's member and the scope its path names (livecore_server.admin.access).
+# An operator route's member and the scope its path names (livecore_server.operators.access).
 OPERATOR = web.RequestKey("operator", Operator)
 ADMIN_SCOPE = web.RequestKey("admin_scope", Scope)
 # The headers the namespace's guard adds to the answer (request id, rate limit): a stream sends its

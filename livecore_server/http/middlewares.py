@@ -42,8 +42,6 @@ from livecore.errors import (
 )
 from livecore.players.errors import PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName, Decision
-from livecore_server.admin.access import admit as admit_operator
-from livecore_server.admin.access import sent_operator_credential
 from livecore_server.http.endpoint import (
     API_KEY,
     RESPONSE_HEADERS,
@@ -54,6 +52,8 @@ from livecore_server.http.endpoint import (
 )
 from livecore_server.http.envelope import error_response
 from livecore_server.keys import player_secret_shaped
+from livecore_server.operators.access import admit as admit_operator
+from livecore_server.operators.access import sent_operator_credential
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 

@@ -10,7 +10,7 @@ from livecore.api.views import anonymized_view, display_view
 from livecore.commands.reads import Reads
 from livecore.players import api
 from livecore.players.commands import register
-from livecore_server.admin import audit
+from livecore_server import audit
 from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind, path_player
 from livecore_server.storage.concurrency import Concurrency

@@ -9,11 +9,9 @@ from typing import Protocol
 
 from livecore.area import Ports
 from livecore.store import Transaction
-from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
@@ -45,10 +43,6 @@ class ServerTransaction(Transaction, Protocol):
     def manifest(self) -> SqlManifest: ...
     @property
     def meta(self) -> SqlMeta: ...
-    @property
-    def members(self) -> SqlMembers: ...
-    @property
-    def audit(self) -> SqlAudit: ...
     @property
     def rate_buckets(self) -> SqlRateBuckets: ...
     @property

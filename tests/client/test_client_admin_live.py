@@ -28,7 +28,7 @@ from livecore_client import (
     WebhookEndpointNotFoundError,
 )
 from livecore_client.models import GrantStatus, MemberRole, OperatorAction, ResourceType, RewardEntry
-from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
+from livecore_server.operators.access import CSRF_HEADER, SESSION_COOKIE
 from tests.client.live_support import LiveGame, serve_game
 from tests.conftest import BACKENDS, LiveServer, login_link
 

@@ -105,7 +105,7 @@ def _packaged(wheel: Path) -> set[str]:
 
 def test_the_wheel_ships_every_file_of_the_packages(built: Built) -> None:
     shipped = _packaged(built.wheel)
-    assert {"livecore_server/portal/templates/base.html", "livecore_server/starter.toml"} <= shipped
+    assert {"livecore_server/operators/portal/templates/base.html", "livecore_server/starter.toml"} <= shipped
     assert not built.sources - shipped, f"in the checkout but not in the wheel: {built.sources - shipped}"
     assert not shipped - built.sources, f"in the wheel but not in the checkout: {shipped - built.sources}"
 

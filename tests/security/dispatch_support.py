@@ -13,8 +13,8 @@ from livecore.events import DomainEvent
 from livecore.ids import Prefix, new_id
 from livecore.players.webhooks import PlayerRegistered
 from livecore.webhooks.delivery import Delivery, Endpoint
-from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.workers.dispatcher import Dispatcher
 from tests.conftest import TEST_MANIFEST, make_services, webhook_manifest
 from tests.server.test_dispatch_claims import Hooks

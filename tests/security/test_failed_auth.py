@@ -12,8 +12,8 @@ import aiohttp
 from aiohttp.test_utils import TestClient, TestServer
 
 from livecore.clock import to_millis
-from livecore_server.admin.access import SESSION_COOKIE
-from livecore_server.admin.sessions import issue_login_link
+from livecore_server.operators.access import SESSION_COOKIE
+from livecore_server.operators.sessions import issue_login_link
 from tests.conftest import World, make_app, start_world
 from tests.security.cli_support import refused_in_one_line, run, world_env
 

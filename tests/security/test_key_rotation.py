@@ -17,8 +17,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from livecore.clock import to_millis
-from livecore_server.admin.sessions import issue_login_link, redeem_link
-from livecore_server.admin.webhooks import rotate_secret
 from livecore_server.app import SERVICES
 from livecore_server.crypto import (
     ENV_VAR,
@@ -35,6 +33,8 @@ from livecore_server.crypto import (
     load_server_key,
     write_key_ring,
 )
+from livecore_server.operators.sessions import issue_login_link, redeem_link
+from livecore_server.operators.webhooks import rotate_secret
 from livecore_server.rotation import ENCRYPTED, rotate
 from livecore_server.services import Services
 from tests.conftest import make_app, make_services, start_world, webhook_manifest

@@ -7,10 +7,10 @@ from typing import Any
 
 import attrs
 
-from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
-from livecore_server.admin.sessions import issue_login_link, redeem_link
-from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.access import CSRF_HEADER, SESSION_COOKIE
+from livecore_server.operators.apply import apply_manifest
+from livecore_server.operators.sessions import issue_login_link, redeem_link
 from tests.conftest import TEST_MANIFEST, World, apply_test_manifest
 
 GAME = "/admin/v1/studios/acme/games/space-race"

@@ -26,7 +26,7 @@ import pytest_asyncio
 from livecore.api.route import Route
 from livecore.clock import format_ts
 from livecore.operators.api import ROUTES
-from livecore_server.admin.access import CSRF_HEADER, SESSION_COOKIE
+from livecore_server.operators.access import CSRF_HEADER, SESSION_COOKIE
 from tests.conftest import BACKENDS, Receiver, World, start_world
 from tests.secrets_scan import secrets_in_clear
 from tests.server.admin_support import (

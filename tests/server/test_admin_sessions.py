@@ -1,4 +1,4 @@
-"""Members signing in and out (docs/operators.md#signing-in, livecore_server/admin/sessions.py): one-time
+"""Members signing in and out (docs/operators.md#signing-in, livecore_server/operators/sessions.py): one-time
 sign-in links (once, 15 minutes, not for a removed member), portal sessions (12 hours, ended by signing out, a
 new token at each sign-in so a cookie planted before is never promoted), and the ``livecore-server members
 login-link`` command."""
@@ -16,15 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL
-from livecore_server.admin.access import SESSION_COOKIE, session_operator
-from livecore_server.admin.sessions import (
+from livecore_server.cli import main
+from livecore_server.operators.access import SESSION_COOKIE, session_operator
+from livecore_server.operators.sessions import (
     SignInError,
     issue_login_link,
     redeem_link,
     served_address,
     sign_out,
 )
-from livecore_server.cli import main
 from tests.conftest import TEST_MANIFEST, World, make_services
 from tests.server.admin_support import (
     BETA_MANIFEST,

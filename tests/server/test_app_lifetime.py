@@ -8,8 +8,8 @@ import attrs
 import pytest
 from aiohttp import web
 
-from livecore_server.admin.webhooks import send_sample
 from livecore_server.app import DISPATCHER
+from livecore_server.operators.webhooks import send_sample
 from livecore_server.services import SERVICES
 from tests.conftest import apply_test_manifest, make_app, webhook_manifest
 

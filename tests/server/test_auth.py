@@ -113,7 +113,7 @@ async def test_health_is_public(world: World) -> None:
 
 
 async def test_a_rotated_key_works_for_60_days_of_service_time_then_stops(world: World) -> None:
-    from livecore_server.apply import rotate_key
+    from livecore_server.operators.apply import rotate_key
 
     old = world.keys["test-server"]
     assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200  # cached before the rotation
@@ -131,7 +131,7 @@ async def test_a_rotated_key_works_for_60_days_of_service_time_then_stops(world:
 
 
 async def test_a_second_rotation_mints_from_the_successor(world: World) -> None:
-    from livecore_server.apply import rotate_key
+    from livecore_server.operators.apply import rotate_key
 
     game_id = world.applied["games"]["space-race"]["id"]
     first = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")

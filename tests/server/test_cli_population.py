@@ -218,8 +218,8 @@ def test_a_directory_is_not_written_over(history: History) -> None:
 
 
 def test_a_game_key_several_studios_have_needs_the_studio(tmp_path: Path) -> None:
-    from livecore_server.apply import apply_manifest
     from livecore_server.manifest import parse_manifest
+    from livecore_server.operators.apply import apply_manifest
     from tests.conftest import make_services
 
     db = str(tmp_path / "two.db")

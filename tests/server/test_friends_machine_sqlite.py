@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import settings
 
 from livecore.scope import Environment, Scope
-from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from tests.budget import examples
 from tests.conftest import make_services
 from tests.core.friends_machine import MAX_FRIENDS, make_machine

@@ -1,4 +1,4 @@
-"""``/mcp`` of the reference server (livecore_server/admin/mcp_tools.py) through the test server on
+"""``/mcp`` of the reference server (livecore_server/operators/mcp_tools.py) through the test server on
 127.0.0.1, spoken to with the ``mcp`` package's own client: the credential first (401 in the error
 envelope), each principal's tools, and calls that run the admin routes, audited as the personal key's
 ``via: "mcp"``."""
@@ -20,8 +20,8 @@ from mcp.shared.exceptions import MCPError
 
 from livecore.operators import api as admin
 from livecore.operators.rules import DASHBOARD_ONLY
-from livecore_server.admin.access import SESSION_COOKIE
-from livecore_server.admin.mcp_tools import tool_name
+from livecore_server.operators.access import SESSION_COOKIE
+from livecore_server.operators.mcp_tools import tool_name
 from tests.conftest import World
 from tests.server.admin_support import admin as admin_call
 from tests.server.admin_support import personal_key, sign_in

@@ -1,4 +1,4 @@
-"""The /mcp endpoint (livecore_server/admin/mcp.py) through a real aiohttp server on 127.0.0.1, spoken to
+"""The /mcp endpoint (livecore_server/operators/mcp.py) through a real aiohttp server on 127.0.0.1, spoken to
 with the ``mcp`` package's own streamable HTTP client, in both of the package's protocol eras: the
 ``initialize`` handshake and the per-request ``server/discover`` envelope.
 
@@ -22,7 +22,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from livecore_server.admin.mcp import McpEndpoint, McpTool, _Exchange, _scope
+from livecore_server.operators.mcp import McpEndpoint, McpTool, _Exchange, _scope
 
 
 @attrs.frozen

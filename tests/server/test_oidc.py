@@ -1,4 +1,5 @@
-"""OpenID Connect sign-in (livecore_server/admin/oidc.py) against the local provider (tests/oidc_provider.py).
+"""OpenID Connect sign-in (livecore_server/operators/oidc.py) against the local provider
+(tests/oidc_provider.py).
 
 No browser: begin() gives the authorization URL, an httpx client GETs it without following the redirect,
 and the Location's query is the callback's, which finish() turns into an identity or an OidcError.
@@ -14,7 +15,7 @@ import attrs
 import httpx
 import pytest
 
-from livecore_server.admin.oidc import OidcClient, OidcError, OidcIdentity, OidcPending, OidcSettings
+from livecore_server.operators.oidc import OidcClient, OidcError, OidcIdentity, OidcPending, OidcSettings
 from tests.oidc_provider import OidcProvider, Tamper
 
 REDIRECT_URI = "https://portal.test/sso/callback"

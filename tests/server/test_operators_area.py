@@ -7,8 +7,8 @@ import inspect
 
 from livecore.operators import api, calls
 from livecore.operators.area import AREA
-from livecore_server.admin.area import SERVER_AREA
-from livecore_server.portal.pages import BINDINGS as PORTAL_BINDINGS
+from livecore_server.operators.area import SERVER_AREA
+from livecore_server.operators.portal.pages import BINDINGS as PORTAL_BINDINGS
 
 
 def test_every_operator_route_is_served_once() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore_server.admin.access import SESSION_COOKIE
-from livecore_server.admin.sessions import issue_login_link
+from livecore_server.operators.access import SESSION_COOKIE
+from livecore_server.operators.sessions import issue_login_link
 from tests.conftest import World, start_world
 from tests.server.admin_support import sign_in
 

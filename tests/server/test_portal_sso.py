@@ -12,9 +12,9 @@ import httpx
 import pytest
 from aiohttp.test_utils import TestServer
 
-from livecore_server.admin.access import SESSION_COOKIE
-from livecore_server.admin.oidc import OidcSettings
 from livecore_server.embedded import free_port
+from livecore_server.operators.access import SESSION_COOKIE
+from livecore_server.operators.oidc import OidcSettings
 from livecore_server.services import SERVICES
 from tests.conftest import apply_test_manifest, make_app
 from tests.oidc_provider import OidcProvider

@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 
 from livecore.games import GameSettings
-from livecore_server.apply import apply_manifest
 from livecore_server.manifest import demo_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.storage.records import settings_converter
 from tests.conftest import make_services
 

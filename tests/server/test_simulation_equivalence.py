@@ -76,10 +76,10 @@ from livecore.players.identity import DEFAULT_POOL
 from livecore.scope import Environment
 from livecore.simulation import Simulation
 from livecore_client import SdkClient, ServerClient
-from livecore_server.apply import apply_manifest
 from livecore_server.areas import storage
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.services import Services, build_services
 from tests.conftest import START, keep_every_event_of, make_services, only_hourly_jobs, service_args
 from tests.server.equivalence_support import ID, Ids, events_of, no_bot_names, normalized, wire

@@ -14,9 +14,9 @@ from livecore.leaderboards.settings import LEADERBOARD_SETTINGS
 from livecore.live_events.rules import EventState, state
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.scope import Permission
-from livecore_server.apply import apply_manifest
 from livecore_server.cli import main
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.starter import starter_manifest_text
 from tests.conftest import make_services
 

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from livecore.manifest import ManifestError
 from livecore_server import cli, plugins
-from livecore_server.apply import apply_manifest
 from livecore_server.cli import main
 from livecore_server.config import Config
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from livecore_server.plugins import PluginError
 from livecore_server.services import SERVICES
 from tests.conftest import (
@@ -389,7 +389,7 @@ async def test_the_typed_clients_reach_the_area_through_its_own_resource(qw: Wor
 async def test_a_sample_of_the_areas_kind_carries_the_areas_own_sample(
     db_url: str, receiver: Receiver
 ) -> None:
-    from livecore_server.admin.webhooks import send_sample
+    from livecore_server.operators.webhooks import send_sample
 
     hooks = webhook_manifest(quests=("test", receiver.url, '["quest.checked_in"]'))
     world = await _served(db_url, QUESTS + hooks + PLUGINS)

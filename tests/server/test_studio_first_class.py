@@ -15,8 +15,8 @@ from livecore.exceptions import ConflictError
 from livecore.simulation import Simulation
 from livecore.webhooks.signing import signature_header
 from livecore_client.webhooks import construct_event
-from livecore_server.apply import apply_manifest
 from livecore_server.manifest import parse_manifest
+from livecore_server.operators.apply import apply_manifest
 from tests.conftest import TEST_MANIFEST, Receiver, World, start_world, webhook_manifest
 from tests.server.admin_support import GAME, admin, ok, personal_key, refused, sign_in
 from tests.studio_bounty import AREA, BOUNTIES, BountyPosted, BountySettings, NoteResponse
@@ -150,7 +150,7 @@ def test_embedded_the_section_the_after_check_and_the_webhook() -> None:
 
 def test_the_areas_admin_route_is_an_mcp_tool_for_the_roles_its_action_allows() -> None:
     from livecore.operators.rules import Operator, Role, Via
-    from livecore_server.admin.mcp_tools import McpCaller, build_tools, tools_for
+    from livecore_server.operators.mcp_tools import McpCaller, build_tools, tools_for
     from tests.studio_bounty import SERVER_AREA
 
     tools = build_tools(SERVER_AREA.served)

@@ -18,7 +18,7 @@ from livecore.commands import emit
 from livecore.players.webhooks import PlayerRegistered
 from livecore.scope import Environment, Scope
 from livecore.webhooks.delivery import Delivery, Endpoint
-from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
+from livecore_server.operators.webhooks import replay_delivery, send_sample, unpause_endpoint
 from tests.conftest import Receiver, World, start_world, webhook_manifest
 from tests.core.test_webhook_delivery import ProgressUpdated
 

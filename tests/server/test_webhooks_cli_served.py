@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from livecore_server.admin.webhooks import replay_delivery, send_sample, unpause_endpoint
+from livecore_server.operators.webhooks import replay_delivery, send_sample, unpause_endpoint
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import Receiver, apply_test_manifest, make_services, webhook_manifest
 from tests.server.test_scale_out import _cli, _env, _ready, _serve, _stop

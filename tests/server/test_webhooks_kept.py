@@ -19,7 +19,7 @@ import pytest
 from livecore.clock import ManualClock, to_millis
 from livecore.operators.keys import ROTATION_GRACE
 from livecore.webhooks.delivery import EndpointStatus
-from livecore_server.apply import rotate_in
+from livecore_server.operators.apply import rotate_in
 from livecore_server.storage.server_store import ServerTransaction
 from tests.conftest import Receiver, World, apply_test_manifest, start_world, webhook_manifest
 from tests.waiting import until

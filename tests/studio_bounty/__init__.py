@@ -7,7 +7,6 @@ from typing import Any
 
 import attrs
 
-from livecore.api.area_action import AreaAction
 from livecore.api.request import Request
 from livecore.api.route import game_admin_route
 from livecore.area import Area
@@ -15,6 +14,7 @@ from livecore.commands import emit
 from livecore.errors import Code, LivecoreError
 from livecore.games import SettingsKey
 from livecore.hooks import hookimpl
+from livecore.operators.area_action import AreaAction
 from livecore.operators.rules import Role
 from livecore.players.commands import load_game
 from livecore.scope import Scope

@@ -12,12 +12,10 @@ from typing import Any
 import attrs
 
 from livecore.area import Ports
-from livecore_server.storage.sql.audit import SqlAudit
 from livecore_server.storage.sql.games import SqlGames
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest
-from livecore_server.storage.sql.members import SqlMembers
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
@@ -40,8 +38,6 @@ SHARED_PORTS: Mapping[str, type[SqlPort] | Dialects] = {
     "webhooks": SqlWebhooks,
     "manifest": SqlManifest,
     "meta": SqlMeta,
-    "members": SqlMembers,
-    "audit": SqlAudit,
     "rate_buckets": SqlRateBuckets,
     "open_streams": SqlOpenStreams,
     "sealed": SqlSealed,

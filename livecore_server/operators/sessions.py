@@ -8,7 +8,7 @@
   hash, that lasts 12 hours (:data:`~livecore.operators.rules.SESSION_TTL`). Every sign-in mints a new token:
   a cookie the browser held before is never promoted to a session (no session fixation).
 - Signing out ends the session on the server; its cookie then opens nothing.
-- OpenID Connect (``livecore_server.admin.oidc``) starts the same sessions, for the member whose email the
+- OpenID Connect (``livecore_server.operators.oidc``) starts the same sessions, for the member whose email the
   provider verified.
 """
 
@@ -18,10 +18,11 @@ from livecore.clock import to_millis
 from livecore.ids import new_id, new_secret
 from livecore.operators.audit import write
 from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_ID_PREFIX, SESSION_TTL, Action, Operator
-from livecore_server.admin.access import session_operator
+from livecore_server.operators.access import session_operator
+from livecore_server.operators.sql import operators_tx
+from livecore_server.operators.sql.members import Member
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
-from livecore_server.storage.sql.members import Member
 
 LINK_PREFIX = "lnk_"
 SESSION_PREFIX = "lcs_"
@@ -59,7 +60,7 @@ def issue_login_link(services: Services, member_key: str, studio_key: str | None
 
     def run(tx: ServerTransaction) -> None:
         member = _member(tx, member_key, studio_key)
-        tx.members.insert_link(
+        operators_tx(tx).members.insert_link(
             rt.hasher.hash(token), member.id, to_millis(now), to_millis(now + LOGIN_LINK_TTL)
         )
 
@@ -76,7 +77,7 @@ def _member(tx: ServerTransaction, member_key: str, studio_key: str | None) -> M
     studio_id = tx.manifest.studio_id(studio_key)
     if studio_id is None:
         raise SignInError(f"no studio {studio_key!r}")
-    member = tx.members.by_key(studio_id, member_key)
+    member = operators_tx(tx).members.by_key(studio_id, member_key)
     if member is None or member.removed_at_ms is not None:
         raise SignInError(f"no member {member_key!r} in studio {studio_key!r}")
     return member
@@ -87,11 +88,11 @@ def _start(tx: ServerTransaction, services: Services, member: Member, via: str, 
     now = rt.clock.now()
     token = new_secret(rt.rng, prefix=SESSION_PREFIX)
     session_id = new_id(SESSION_ID_PREFIX, now, rt.rng)
-    tx.members.insert_session(
+    operators_tx(tx).members.insert_session(
         session_id, rt.hasher.hash(token), member.id, via, to_millis(now), to_millis(now + SESSION_TTL), ip
     )
     write(
-        tx,
+        operators_tx(tx),
         rt,
         session_operator(member, session_id).actor(),
         Action.MEMBER_SIGN_IN.value,
@@ -111,7 +112,9 @@ async def redeem_link(services: Services, token: str, ip: str | None) -> str | N
     rt = services.runtime
 
     def run(tx: ServerTransaction) -> str | None:
-        member = rt.hasher.find(token, lambda d: tx.members.use_link(d, to_millis(rt.clock.now())))
+        member = rt.hasher.find(
+            token, lambda d: operators_tx(tx).members.use_link(d, to_millis(rt.clock.now()))
+        )
         return None if member is None else _start(tx, services, member, "link", ip)
 
     result: str | None = await services.store.run_async(run)
@@ -123,7 +126,7 @@ async def start_for_email(services: Services, email: str, ip: str | None) -> str
     member of several studios signs in to the first by studio key (docs/operators.md#openid-connect)."""
 
     def run(tx: ServerTransaction) -> str | None:
-        member = tx.members.by_email(email)
+        member = operators_tx(tx).members.by_email(email)
         return None if member is None else _start(tx, services, member, "oidc", ip)
 
     result: str | None = await services.store.run_async(run)
@@ -138,9 +141,9 @@ async def sign_out(services: Services, operator: Operator, ip: str | None) -> No
     rt = services.runtime
 
     def run(tx: ServerTransaction) -> None:
-        tx.members.end_session(session_id, to_millis(rt.clock.now()))
+        operators_tx(tx).members.end_session(session_id, to_millis(rt.clock.now()))
         write(
-            tx,
+            operators_tx(tx),
             rt,
             operator.actor(),
             Action.MEMBER_SIGN_OUT.value,

@@ -33,10 +33,11 @@ from livecore.operators.rules import MEMBER_ID_PREFIX
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import Endpoint
 from livecore_server.crypto import ServerKeys
+from livecore_server.operators.sql import OperatorsTransaction, operators_tx
+from livecore_server.operators.sql.members import Member
 from livecore_server.plugins import BY_STUDIO, RECORDED
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
-from livecore_server.storage.sql.members import Member
 
 
 def apply_manifest(store: ServerStore, keys: ServerKeys, rt: Runtime, manifest: Manifest) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
     return {
         "studio": {"key": manifest.studio, "id": studio_id},
         "games": games,
-        "members": _members(tx, rt, studio_id, manifest),
+        "members": _members(operators_tx(tx), rt, studio_id, manifest),
     }
 
 
@@ -91,7 +92,7 @@ def _record_areas(tx: ServerTransaction, manifest: Manifest, now_ms: int) -> Non
     tx.meta.put(RECORDED, orjson.dumps(list(union)).decode(), now_ms)
 
 
-def _members(tx: ServerTransaction, rt: Runtime, studio_id: str, manifest: Manifest) -> dict[str, Any]:
+def _members(tx: OperatorsTransaction, rt: Runtime, studio_id: str, manifest: Manifest) -> dict[str, Any]:
     """Members are matched by (studio, key); email and role update in place. A member the manifest no
     longer names is removed: its sessions end and its personal keys stop working (docs/operators.md)."""
     now = rt.clock.now()

@@ -24,10 +24,10 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from livecore.api.area_action import AnyAction, authorize_action
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
+from livecore.operators.area_action import AnyAction, authorize_action
 from livecore.operators.audit import game_ref
 from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.members import csrf_message
@@ -53,9 +53,10 @@ from livecore_server.http.endpoint import (
     structured,
 )
 from livecore_server.http.envelope import check_built
+from livecore_server.operators.sql import operators_tx
+from livecore_server.operators.sql.members import Member
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
-from livecore_server.storage.sql.members import Member
 
 # A personal key's last use is written at most this often (seconds): the column says roughly when.
 _TOUCH_EVERY = 60.0
@@ -97,7 +98,9 @@ async def credential_of(
     if not token or len(token) > 100:
         return None
     hasher = services.runtime.hasher
-    found = await services.store.read(lambda tx: hasher.find(token, lambda d: tx.members.session(d, now_ms)))
+    found = await services.store.read(
+        lambda tx: hasher.find(token, lambda d: operators_tx(tx).members.session(d, now_ms))
+    )
     if found is None:
         return None
     return session_operator(found[1], found[0])
@@ -108,14 +111,14 @@ async def _personal_key(services: Services, secret: str, now_ms: int, via: Via) 
         return None
     hasher = services.runtime.hasher
     found = await services.store.read(
-        lambda tx: hasher.find(secret, lambda d: tx.members.key_by_hash(d, now_ms))
+        lambda tx: hasher.find(secret, lambda d: operators_tx(tx).members.key_by_hash(d, now_ms))
     )
     if found is None:
         return None
     key, member = found
     if time.monotonic() - _touched.get(key.id, -_TOUCH_EVERY) >= _TOUCH_EVERY:
         _touched[key.id] = time.monotonic()
-        await services.store.run_async(lambda tx: tx.members.touch_key(key.id, now_ms))
+        await services.store.run_async(lambda tx: operators_tx(tx).members.touch_key(key.id, now_ms))
     return Operator(
         member_id=member.id,
         studio_id=member.studio_id,

@@ -22,6 +22,7 @@ from livecore.operators.webhooks import DEFAULT_SAMPLE_KIND, endpoint_view, find
 from livecore.scope import Environment
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, Delivery, DeliveryStatus, Endpoint, rolled
 from livecore_server.http.endpoint import Binding, Call, bind
+from livecore_server.operators.sql import operators_tx
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -68,7 +69,7 @@ def list_deliveries(
     services: Services, endpoint_id: str, *, status: DeliveryStatus | None = None, limit: int = 100
 ) -> list[dict[str, Any]]:
     def run(tx: ServerTransaction) -> list[dict[str, Any]]:
-        find_endpoint(tx, endpoint_id, None)
+        find_endpoint(operators_tx(tx), endpoint_id, None)
         return [
             {
                 "deliveryId": d.id,
@@ -100,8 +101,8 @@ def unpause_endpoint(services: Services, endpoint_id: str) -> bool:
     """Resume a paused endpoint; its held deliveries go out oldest first. False when it was not paused."""
 
     def run(tx: ServerTransaction) -> bool:
-        endpoint = find_endpoint(tx, endpoint_id, None)
-        return resume(tx, services.runtime, endpoint) != endpoint
+        endpoint = find_endpoint(operators_tx(tx), endpoint_id, None)
+        return resume(operators_tx(tx), services.runtime, endpoint) != endpoint
 
     changed: bool = _cli(services, run)
     return changed
@@ -113,7 +114,7 @@ def send_sample(services: Services, endpoint_id: str, kind: str = DEFAULT_SAMPLE
     event_id: str = _cli(
         services,
         lambda tx: actions.send_sample(
-            tx, services.runtime, find_endpoint(tx, endpoint_id, None), kind, services.areas
+            tx, services.runtime, find_endpoint(operators_tx(tx), endpoint_id, None), kind, services.areas
         ),
     )
     return event_id
@@ -126,7 +127,7 @@ def rotate_secret(
     Returns the endpoint and the new secret."""
 
     def run(tx: ServerTransaction) -> tuple[Endpoint, str]:
-        endpoint = find_endpoint(tx, endpoint_id, None, lock=True)
+        endpoint = find_endpoint(operators_tx(tx), endpoint_id, None, lock=True)
         return _rotate_secret(tx, services, endpoint, overlap_seconds)
 
     result: tuple[Endpoint, str] = _cli(services, run)
@@ -164,7 +165,10 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
         endpoint, call.services.keys.encrypt(secret, context=endpoint.id), to_millis(now)
     )
     record(
-        tx, call, f"webhook:{endpoint.id}", after={"name": body.name, "env": body.env.value, "url": body.url}
+        operators_tx(tx),
+        call,
+        f"webhook:{endpoint.id}",
+        after={"name": body.name, "env": body.env.value, "url": body.url},
     )
     return api.CreateEndpointResponse(endpoint=endpoint_view(endpoint), secret=secret)
 
@@ -173,13 +177,13 @@ def rotate_secret_route(
     call: Call[api.RotateEndpointSecretRequest | None, None], tx: ServerTransaction
 ) -> api.CreateEndpointResponse:
     body = call.body or api.RotateEndpointSecretRequest()
-    endpoint = find_endpoint(tx, call.params["endpointId"], call.scope.game_id, lock=True)
+    endpoint = find_endpoint(operators_tx(tx), call.params["endpointId"], call.scope.game_id, lock=True)
     if endpoint.env is Environment.LIVE:
         assert call.operator is not None
         authorize(call.operator, call.scope.studio_id, Action.WEBHOOK_ROTATE_SECRET, live_webhook=True)
     rotated, secret = _rotate_secret(tx, call.services, endpoint, body.overlap_seconds)
     record(
-        tx,
+        operators_tx(tx),
         call,
         f"webhook:{endpoint.id}",
         metadata={

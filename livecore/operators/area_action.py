@@ -5,7 +5,7 @@ its roles (``ALLOWED``). A studio's area names its own: an :class:`AreaAction` i
 roles that may take it besides owners and admins (who may take every action). Either kind is admitted by
 :func:`authorize_action`, with the refusals of :func:`livecore.operators.rules.authorize` in the same
 order, and every write of an area's action is audited, in its transaction, by the server
-(:func:`livecore_server.area.audited`).
+(:func:`livecore_server.audit.audited`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Model Context Protocol tools, for an assistant acting as a member with a persona
   used), its query fields and its body fields, by their wire names; its result is the route's response
   as the API answers it (``data``'s content).
 - A principal lists the tools its role (and its key's role) allows; a read-only key only the reads.
-- A call runs the route through :func:`livecore_server.admin.access.run_route`, as the admin API and
+- A call runs the route through :func:`livecore_server.operators.access.run_route`, as the admin API and
   the portal do: the same authorization, validation, handler, audit entry (actor ``personal_key`` with
   ``via: "mcp"``) and one transaction. A refusal comes back as a tool error, ``code: message``.
 - The credential comes first (docs/operators.md#mcp): without a valid ``svc_pk_`` bearer, 401
@@ -26,25 +26,25 @@ import attrs
 from aiohttp import web
 
 from livecore import __version__
-from livecore.api.area_action import permits, roles_of
 from livecore.api.convert import unstructure
 from livecore.api.openapi import _rule_keywords, _Schemas
 from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
+from livecore.operators.area_action import permits, roles_of
 from livecore.operators.rules import DASHBOARD_ONLY, Operator, Role, Via
 from livecore.ratelimit import BucketName
-from livecore_server.admin.access import (
+from livecore_server.http.endpoint import Binding
+from livecore_server.http.middlewares import REQUEST_IDS, envelope_for, handle_in_time
+from livecore_server.operators.access import (
     credential_of,
     no_credential,
     run_route,
     sent_operator_credential,
     take_admin_token,
 )
-from livecore_server.admin.mcp import McpEndpoint, McpTool
-from livecore_server.http.endpoint import Binding
-from livecore_server.http.middlewares import REQUEST_IDS, envelope_for, handle_in_time
+from livecore_server.operators.mcp import McpEndpoint, McpTool
 from livecore_server.services import SERVICES, Services
 
 _PATH_PARAM = re.compile(r"\{([^{}/]+)\}")

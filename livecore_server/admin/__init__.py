@@ -1,1 +1,0 @@
-"""``/admin/v1``: operator routes."""
