@@ -53,7 +53,7 @@ from livecore_server.http.endpoint import (
     unreadable_headers,
 )
 from livecore_server.http.envelope import error_response
-from livecore_server.keys import player_secret_shaped
+from livecore_server.players.secrets import player_secret_shaped
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 

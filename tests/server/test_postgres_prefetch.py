@@ -44,6 +44,7 @@ from livecore_server.gifts.sql import SqlGifts
 from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
+from livecore_server.players import read_ahead as player_reads
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore
@@ -61,7 +62,7 @@ DAY = datetime(2026, 3, 2, tzinfo=UTC)
 # open's (livecore_server/crates/read_ahead.py; its holdings are a send's), a progress write's
 # (livecore_server/live_events/read_ahead.py).
 READS_AHEAD = {
-    "PLAYERS": postgres_prefetch.PLAYERS,
+    "PLAYERS": player_reads.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
     "GIFT_KEYS": gift_reads.KEYS,
     "PAIRS": gift_reads.PAIRS,

@@ -29,6 +29,7 @@ from livecore.clock import to_millis
 from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
+from livecore_server.players.sql_presence import PRESENCE
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 
@@ -115,12 +116,13 @@ class PresenceBoard:
         seen: list[tuple[str, int]],
         builds: list[tuple[str, ClientBuild]],
     ) -> None:
+        presence = tx.ports.of(PRESENCE)
         if beats:
-            tx.presence.record(beats)
+            presence.record(beats)
         if seen:
-            tx.presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
+            presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
         if builds:
-            tx.presence.builds(builds)
+            presence.builds(builds)
 
     def _take_seen(self) -> list[tuple[str, int]]:
         seen, self._seen = list(self._seen.items()), {}
