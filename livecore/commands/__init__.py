@@ -30,7 +30,7 @@ class Runtime:
     # The checks the registered areas add to built-in commands (livecore.hooks).
     checks: Checks = NO_CHECKS
     # A server keeps heartbeats on its presence board, newer than the stored rows
-    # (livecore_server.players.presence), and reads presence through it; an embedded store has only the rows.
+    # (livecore_server.presence), and reads presence through it; an embedded store has only the rows.
     # Left out of == and hash: a board's bound method hashes its board, which is mutable.
     presence_of: PresenceOf = attrs.field(default=stored_presence, eq=False)
     # What the registered areas add to each other's tables (livecore.contributions): the process's areas
