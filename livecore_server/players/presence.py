@@ -25,12 +25,17 @@ from datetime import datetime, timedelta
 
 import attrs
 
+from livecore.area import PortKey
 from livecore.clock import to_millis
 from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
-from livecore_server.players.sql_presence import PRESENCE
+from livecore_server.players.sql_presence import SqlPresence
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
+
+
+#: The board's port, as a transaction reaches it (``tx.ports.of(PRESENCE)``).
+PRESENCE: PortKey[SqlPresence] = PortKey("presence")
 
 
 @attrs.define

@@ -3,7 +3,6 @@ lastSeenAt of client requests, the platform and app version they report)."""
 
 from __future__ import annotations
 
-from livecore.area import PortKey
 from livecore.players.platforms import ClientBuild
 from livecore_server.storage.sqlport import SqlPort
 
@@ -42,7 +41,3 @@ class SqlPresence(SqlPort):
         )
         for player_id, _ in builds:
             self.db.player_written(player_id)
-
-
-#: The port, as a transaction reaches it (``tx.ports.of(PRESENCE)``).
-PRESENCE: PortKey[SqlPresence] = PortKey("presence")
