@@ -33,7 +33,6 @@ from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
 from livecore_server.players.sql_presence import SqlPresence
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
-
 #: The board's port, as a transaction reaches it (``tx.ports.of(PRESENCE)``).
 PRESENCE: PortKey[SqlPresence] = PortKey("presence")
 
