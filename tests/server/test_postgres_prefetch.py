@@ -57,7 +57,8 @@ from tests.postgres_support import drop_store, new_store, require_postgres, scra
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
-# The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
+# The statements a group reads ahead with, by name: every write's (postgres_prefetch, its players'
+# livecore_server/players/read_ahead.py), a gift send's
 # (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py), a crate
 # open's (livecore_server/crates/read_ahead.py; its holdings are a send's), a progress write's
 # (livecore_server/live_events/read_ahead.py).
