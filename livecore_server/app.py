@@ -22,7 +22,8 @@ from livecore import __version__, areas
 from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.area import Area
 from livecore.clock import Clock, to_millis
-from livecore.friends.api import PRESENCE_HEARTBEAT
+from livecore.contributions import Contributions
+from livecore.hot_routes import HOT
 from livecore.rand import RandomSource
 from livecore_server import areas as served_areas
 from livecore_server import metrics, plugins, statement_tally
@@ -51,9 +52,10 @@ BINDINGS: tuple[Binding, ...] = tuple(audited(b) for area in served_areas.BUILT_
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
 # far the most frequent request (every online player, about every 30 s), are added first, so they pay no
-# pattern matching of the other routes (docs/architecture.md, "Hot-path choices"). No other route's
-# pattern matches their path, so nothing else resolves differently (tests/server/test_routing.py).
-FIRST = (PRESENCE_HEARTBEAT.name,)
+# pattern matching of the other routes (docs/architecture.md, "Hot-path choices"): the routes the areas
+# declare hot (livecore.hot_routes.HOT). No other route's pattern matches their path, so nothing else
+# resolves differently (tests/server/test_routing.py).
+FIRST = tuple(route.name for route in Contributions(a.area for a in served_areas.BUILT_IN).of(HOT))
 
 
 def router_path(path: str, siblings: Iterable[str]) -> str:

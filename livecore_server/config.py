@@ -40,7 +40,7 @@ class Config:
     # serve --no-ip-country sets no_country.
     country_of: CountryLookup = offline_country
     key_cache_ttl: float = 1.0
-    # Seconds a heartbeat may reuse the player row it read (livecore_server.player_cache): while this
+    # Seconds a heartbeat may reuse the player row it read (livecore_server.players.cache): while this
     # process hears of every player write (always on SQLite; on PostgreSQL while its notification
     # connection listens), and while it does not.
     player_cache_watched_ttl: float = 300.0

@@ -13,7 +13,8 @@ does not listen (its watch reconnects), on SQLite for an operator command run in
 rotated key works until the end of its grace period (:data:`livecore.operators.keys.ROTATION_GRACE` of
 service time), checked on every request, cached or not. A string that does not have the shape of a key
 (:func:`api_key_shaped`) is refused before it is hashed, cached or looked up; so is a player secret of
-the wrong shape (:func:`player_secret_shaped`, checked by the namespace's guard before the player is read).
+the wrong shape (:func:`livecore_server.players.secrets.player_secret_shaped`, checked by the namespace's
+guard before the player is read).
 
 Usage (last-used time, operation and ``X-Svc-SDK``) is kept in memory and written in one batch every few
 seconds rather than as a write per request.
@@ -25,28 +26,20 @@ import re
 import time
 
 from livecore.hashing import KeyedHasher
-from livecore.players.commands import PLAYER_SECRET_PREFIX
 from livecore.scope import Environment
 from livecore_server.storage.records import ApiKey
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.sqlport import KEYS_CHANGED
 
 # What livecore.ids.new_secret mints after its prefix: 32 random bytes, URL-safe base64 without padding.
-_SECRET_BODY = "[A-Za-z0-9_-]{43}"
-_API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{_SECRET_BODY}")
-_PLAYER_SECRET = re.compile(f"{re.escape(PLAYER_SECRET_PREFIX)}{_SECRET_BODY}")
+SECRET_BODY = "[A-Za-z0-9_-]{43}"
+_API_KEY = re.compile(f"lc_(?:{'|'.join(env.value for env in Environment)})_{SECRET_BODY}")
 
 
 def api_key_shaped(secret: str) -> bool:
     """Whether ``secret`` could be an API key the service minted (``lc_<env>_`` and 43 URL-safe
     characters): anything else is refused without asking the database."""
     return _API_KEY.fullmatch(secret) is not None
-
-
-def player_secret_shaped(secret: str | None) -> bool:
-    """Whether ``secret`` could be a player secret the service minted (``ps_`` and 43 URL-safe
-    characters)."""
-    return secret is not None and _PLAYER_SECRET.fullmatch(secret) is not None
 
 
 class KeyCache:

@@ -28,8 +28,8 @@ from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
 from livecore_server.live_events.streams import BoardHubs
 from livecore_server.lockouts import AuthThrottle
-from livecore_server.player_cache import PlayerCache
-from livecore_server.presence import PresenceBoard
+from livecore_server.players.cache import PlayerCache
+from livecore_server.players.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler, schedule_jobs
 from livecore_server.storage.area_storage import AreaStorage

@@ -16,6 +16,7 @@ from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
 from livecore.friends.season import SEASON
 from livecore.friends.settings import FriendsSettings, PresenceSettings
+from livecore.hot_routes import HOT
 from livecore.players import presence
 from livecore.players.rules import Player
 from livecore.scope import Scope
@@ -63,4 +64,6 @@ AREA = Area(
     tables=FriendTables,
     ports={"friends": MemoryFriendGraph},
     season=SEASON,
+    # Heartbeats are by far the most frequent request.
+    contributes=(HOT(api.PRESENCE_HEARTBEAT),),
 )

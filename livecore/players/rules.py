@@ -324,7 +324,7 @@ def record_activity(activity: Activity, now: datetime) -> Activity:
 def is_durable(before: Activity, after: Activity) -> bool:
     """Whether a moment of activity changed more than the last-active time (a session opened, a streak
     day started): a durable fact, written at once. A heartbeat that changes nothing else may be kept in
-    memory (livecore_server.presence)."""
+    memory (livecore_server.players.presence)."""
     return (after.sessions, after.streak, after.best_streak, after.streak_day) != (
         before.sessions,
         before.streak,

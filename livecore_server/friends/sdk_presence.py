@@ -16,7 +16,7 @@ from livecore_server.storage.server_store import game_queue
 
 async def _heartbeat_caller(call: AnyCall) -> tuple[Player, Game]:
     """The authenticated caller of a heartbeat and its game: the player from the process's player cache
-    (livecore_server.player_cache) and the game from the store's settings cache when they have them, else
+    (livecore_server.players.cache) and the game from the store's settings cache when they have them, else
     from the database."""
     services = call.services
     secret = call.headers.get("X-Player-Secret")

@@ -51,9 +51,9 @@ from livecore_server.http.endpoint import (
     unreadable_headers,
 )
 from livecore_server.http.envelope import error_response
-from livecore_server.keys import player_secret_shaped
 from livecore_server.operators.access import admit as admit_operator
 from livecore_server.operators.access import sent_operator_credential
+from livecore_server.players.secrets import player_secret_shaped
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from livecore.players.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.players import schema, sdk
+from livecore_server.players.read_ahead import READ_AHEAD
 
 SERVER_AREA = ServerArea(
     AREA,
@@ -13,4 +14,5 @@ SERVER_AREA = ServerArea(
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
+    read_ahead=READ_AHEAD,
 )

@@ -10,7 +10,8 @@ from typing import Any
 
 from livecore.names import fold
 from livecore_server.players.sql import PostgresPlayers, SqlitePlayers, SqlPlayers
-from livecore_server.storage.area_storage import AreaMigration
+from livecore_server.players.sql_presence import SqlPresence
+from livecore_server.storage.area_storage import AreaMigration, SqlPort
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
     INT,
@@ -368,4 +369,8 @@ MIGRATIONS = (
     ),
 )
 
-SQL_PORTS = {"players": Dialects(SqlPlayers, sqlite=SqlitePlayers, postgres=PostgresPlayers)}
+SQL_PORTS: dict[str, SqlPort | Dialects] = {
+    "players": Dialects(SqlPlayers, sqlite=SqlitePlayers, postgres=PostgresPlayers),
+    # What the presence board (livecore_server.players.presence) writes in batches.
+    "presence": SqlPresence,
+}

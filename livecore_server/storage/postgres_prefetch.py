@@ -5,37 +5,23 @@ Every read a write makes is a round trip in which it holds its locks: a gift sen
 idempotency record, the recipient, the gift key, the friendship, the sender's recent gifts and the
 balance, one round trip each. Instead the write reads what it declares in one round trip of set-based
 statements, with its locks, before its command runs: the
-players and idempotency records here, what the areas' commands declare with the statements each area
+players (by the statement the players area declares, :class:`~.read_ahead.PlayerRows`) and idempotency
+records here, what the areas' commands declare with the statements each area
 reads them by (:class:`~.read_ahead.ReadAhead`), written with :func:`key_read`, :func:`one` and
 :func:`maybe`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-import orjson
-
 from livecore.commands.reads import Reads
-from livecore_server.players.rows import PLAYER_COLUMNS
-from livecore_server.storage.read_ahead import Prefetched, ReadAheads
+from livecore_server.storage.read_ahead import KeyRead, Prefetched, ReadAheads
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 
 if TYPE_CHECKING:
     from livecore_server.storage.postgres_transaction import PostgresTransaction
-
-
-@attrs.frozen
-class KeyRead:
-    """A read ahead: ``sql`` looks up the rows of a set of keys, given as one parameter (:meth:`keys`)."""
-
-    sql: str
-    names: tuple[str, ...]  # the fields of a key, in the order of the rows given to ``keys``
-
-    def keys(self, rows: Iterable[tuple[Any, ...]]) -> tuple[str]:
-        return (orjson.dumps([dict(zip(self.names, row, strict=True)) for row in rows]).decode(),)
 
 
 # The keys arrive as one JSON array of objects, ``jsonb_to_recordset(?::jsonb) AS k(...)``, rather than
@@ -66,11 +52,6 @@ def maybe(alias: str, columns: str, table: str, where: str) -> str:
     return f"LEFT JOIN LATERAL (SELECT {columns} FROM {table} WHERE {where} LIMIT 1) {alias} ON TRUE"
 
 
-PLAYERS = key_read(
-    "game_id text, external_id text",
-    "SELECT p.* FROM {keys} "
-    + one("p", PLAYER_COLUMNS.sql, "players", "game_id = k.game_id AND external_id = k.external_id"),
-)
 IDEMPOTENCY = key_read(
     "scope text, key text",
     "SELECT i.* FROM {keys} "
@@ -87,10 +68,11 @@ def load(tx: PostgresTransaction, reads: Reads, aheads: ReadAheads) -> Prefetche
     """Read everything ``reads`` names, in one round trip."""
     found = aheads.new()
     player_keys = aheads.players(reads)
+    players = aheads.player_rows
     idempotency_keys = sorted(set(reads.idempotency))
     statements: list[tuple[str, Sequence[Any]]] = [
         (read.sql, read.keys(rows))
-        for read, rows in ((PLAYERS, player_keys), (IDEMPOTENCY, idempotency_keys))
+        for read, rows in ((players.postgres, player_keys), (IDEMPOTENCY, idempotency_keys))
         if rows
     ]
     areas = []
@@ -102,7 +84,7 @@ def load(tx: PostgresTransaction, reads: Reads, aheads: ReadAheads) -> Prefetche
     if player_keys:
         found.players = dict.fromkeys(player_keys)
         for row in next(results):
-            player = PLAYER_COLUMNS.of(row)
+            player = players.columns.of(row)
             found.players[player.game_id, player.external_id] = player
     if idempotency_keys:
         found.idempotency = dict.fromkeys(idempotency_keys)

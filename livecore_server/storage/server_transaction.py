@@ -15,7 +15,6 @@ from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
-from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import SqlSchedule
 from livecore_server.storage.sql.sealed import SqlSealed
@@ -23,8 +22,8 @@ from livecore_server.storage.sql.webhooks import SqlWebhooks
 
 
 class ServerTransaction(Transaction, Protocol):
-    """A server transaction: every core port, and the tables only the server has (API keys, presence
-    batches, scheduled runs, webhook endpoints and deliveries, what ``apply`` writes, facts about the
+    """A server transaction: every core port, and the tables only the server has (API keys, scheduled
+    runs, webhook endpoints and deliveries, what ``apply`` writes, facts about the
     database itself)."""
 
     @property
@@ -33,8 +32,6 @@ class ServerTransaction(Transaction, Protocol):
     def idempotency(self) -> SqlIdempotency: ...
     @property
     def keys(self) -> SqlKeys: ...
-    @property
-    def presence(self) -> SqlPresence: ...
     @property
     def schedule(self) -> SqlSchedule: ...
     @property

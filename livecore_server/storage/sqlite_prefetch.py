@@ -15,14 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from livecore.commands.reads import PlayerKey, Reads
-from livecore_server.players.rows import PLAYER_COLUMNS
-from livecore_server.storage.read_ahead import Prefetched, ReadAheads
+from livecore_server.storage.read_ahead import PlayerRows, Prefetched, ReadAheads
 from livecore_server.storage.rows import STORED_RESPONSE_COLUMNS
 from livecore_server.storage.sqlport import SqlTransaction
 
 _IDEMPOTENCY = f"SELECT {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?"
 _NO_RECORD = ", ".join("NULL" for _ in range(STORED_RESPONSE_COLUMNS.width))
-_NO_PLAYER = ", ".join("NULL" for _ in range(PLAYER_COLUMNS.width))
 
 
 def load(tx: SqlTransaction, reads: Reads, aheads: ReadAheads) -> Prefetched:
@@ -32,7 +30,7 @@ def load(tx: SqlTransaction, reads: Reads, aheads: ReadAheads) -> Prefetched:
     records = sorted(set(reads.idempotency))
     if keys:
         # The write's idempotency record rides along with its players (a write has one at most).
-        _players(tx, found, keys, records[0] if len(records) == 1 else None)
+        _players(tx, found, aheads.player_rows, keys, records[0] if len(records) == 1 else None)
         if len(records) == 1:
             records = []
     for scope, key in records:
@@ -44,7 +42,11 @@ def load(tx: SqlTransaction, reads: Reads, aheads: ReadAheads) -> Prefetched:
 
 
 def _players(
-    tx: SqlTransaction, found: Prefetched, keys: Sequence[PlayerKey], record: tuple[str, str] | None
+    tx: SqlTransaction,
+    found: Prefetched,
+    players: PlayerRows,
+    keys: Sequence[PlayerKey],
+    record: tuple[str, str] | None,
 ) -> None:
     """The players of ``keys`` and the idempotency ``record``, in one statement: each SELECT of the UNION
     finds its rows through its unique index, and fills the other's columns with NULLs."""
@@ -56,20 +58,21 @@ def _players(
     for game_id, external_ids in games.items():
         found.players.update(dict.fromkeys((game_id, e) for e in external_ids))
         selects.append(
-            f"SELECT {PLAYER_COLUMNS.sql}, {_NO_RECORD} FROM players"
+            f"SELECT {players.columns.sql}, {_NO_RECORD} FROM players"
             f" WHERE game_id = ? AND external_id IN ({', '.join('?' * len(external_ids))})"
         )
         params += (game_id, *external_ids)
     if record is not None:
         found.idempotency[record] = None
         selects.append(
-            f"SELECT {_NO_PLAYER}, {STORED_RESPONSE_COLUMNS.sql} FROM idempotency WHERE scope = ? AND key = ?"
+            f"SELECT {players.no_row}, {STORED_RESPONSE_COLUMNS.sql} FROM idempotency"
+            " WHERE scope = ? AND key = ?"
         )
         params += record
-    width = PLAYER_COLUMNS.width
+    width = players.columns.width
     for row in tx.read(" UNION ALL ".join(selects), params):
         if row[0] is not None:
-            player = PLAYER_COLUMNS.of(row[:width])
+            player = players.columns.of(row[:width])
             found.players[player.game_id, player.external_id] = player
         else:
             stored = STORED_RESPONSE_COLUMNS.of(row[width:])

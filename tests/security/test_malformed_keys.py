@@ -12,7 +12,8 @@ import pytest
 from livecore.hashing import KeyedHasher
 from livecore.ids import new_secret
 from livecore.rand import SeededRandomSource
-from livecore_server.keys import api_key_shaped, player_secret_shaped
+from livecore_server.keys import api_key_shaped
+from livecore_server.players.secrets import player_secret_shaped
 from livecore_server.players.sql import PostgresPlayers, SqlPlayers
 from livecore_server.storage.sql.keys import SqlKeys
 from tests.conftest import World

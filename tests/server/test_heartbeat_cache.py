@@ -1,4 +1,4 @@
-"""Heartbeats reuse the player row a process read (livecore_server.player_cache): no database round trip for
+"""Heartbeats reuse the player row a process read (livecore_server.players.cache): no database round trip for
 most heartbeats, nothing stale once this process wrote the player, and on PostgreSQL nothing stale once
 another process's write is heard (or, without notifications, within the short TTL)."""
 
@@ -13,8 +13,8 @@ import pytest
 
 from livecore.players.rules import ban
 from livecore.scope import Environment, Scope
-from livecore_server import player_cache
-from livecore_server.player_cache import PlayerCache
+from livecore_server.players import cache as player_cache
+from livecore_server.players.cache import PlayerCache
 from livecore_server.storage import sqlport
 from livecore_server.storage.postgres_transaction import PLAYERS_CHANNEL
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world

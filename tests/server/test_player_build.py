@@ -15,7 +15,7 @@ from livecore.players.platforms import ClientBuild
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.storage.sql.presence import SqlPresence
+from livecore_server.players.sql_presence import SqlPresence
 from tests.conftest import TEST_MANIFEST, World, make_services, start_world
 from tests.server.admin_support import STUDIO, admin, ok, sign_in
 from tests.waiting import until

@@ -44,6 +44,7 @@ from livecore_server.gifts.sql import SqlGifts
 from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
+from livecore_server.players import read_ahead as player_reads
 from livecore_server.players.sql import SqlPlayers
 from livecore_server.storage import postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore
@@ -56,12 +57,13 @@ from tests.postgres_support import drop_store, new_store, require_postgres, scra
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
-# The statements a group reads ahead with, by name: every write's (postgres_prefetch), a gift send's
+# The statements a group reads ahead with, by name: every write's (postgres_prefetch, its players'
+# livecore_server/players/read_ahead.py), a gift send's
 # (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py), a crate
 # open's (livecore_server/crates/read_ahead.py; its holdings are a send's), a progress write's
 # (livecore_server/live_events/read_ahead.py).
 READS_AHEAD = {
-    "PLAYERS": postgres_prefetch.PLAYERS,
+    "PLAYERS": player_reads.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
     "GIFT_KEYS": gift_reads.KEYS,
     "PAIRS": gift_reads.PAIRS,

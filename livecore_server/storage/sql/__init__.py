@@ -19,7 +19,6 @@ from livecore_server.storage.sql.manifest import SqlManifest
 from livecore_server.storage.sql.meta import SqlMeta
 from livecore_server.storage.sql.open_streams import SqlOpenStreams
 from livecore_server.storage.sql.outbox import SqlOutbox
-from livecore_server.storage.sql.presence import SqlPresence
 from livecore_server.storage.sql.rate_buckets import SqlRateBuckets
 from livecore_server.storage.sql.schedule import PostgresSchedule, SqlSchedule
 from livecore_server.storage.sql.sealed import SqlSealed
@@ -33,7 +32,6 @@ SHARED_PORTS: Mapping[str, type[SqlPort] | Dialects] = {
     "outbox": SqlOutbox,
     "idempotency": SqlIdempotency,
     "keys": SqlKeys,
-    "presence": SqlPresence,
     "schedule": Dialects(SqlSchedule, postgres=PostgresSchedule),
     "webhooks": SqlWebhooks,
     "manifest": SqlManifest,

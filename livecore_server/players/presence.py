@@ -25,11 +25,16 @@ from datetime import datetime, timedelta
 
 import attrs
 
+from livecore.area import PortKey
 from livecore.clock import to_millis
 from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
+from livecore_server.players.sql_presence import SqlPresence
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
+
+#: The board's port, as a transaction reaches it (``tx.ports.of(PRESENCE)``).
+PRESENCE: PortKey[SqlPresence] = PortKey("presence")
 
 
 @attrs.define
@@ -115,12 +120,13 @@ class PresenceBoard:
         seen: list[tuple[str, int]],
         builds: list[tuple[str, ClientBuild]],
     ) -> None:
+        presence = tx.ports.of(PRESENCE)
         if beats:
-            tx.presence.record(beats)
+            presence.record(beats)
         if seen:
-            tx.presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
+            presence.seen(seen, SEEN_EVERY // timedelta(milliseconds=1))
         if builds:
-            tx.presence.builds(builds)
+            presence.builds(builds)
 
     def _take_seen(self) -> list[tuple[str, int]]:
         seen, self._seen = list(self._seen.items()), {}
