@@ -63,11 +63,14 @@ class Mapped(Generic[T]):
         computed: Mapping[str, Callable[[T], Any]] | None = None,
         conflict: tuple[str, ...] = (),
         action: str = "",
+        replaces: tuple[str, ...] = (),
     ) -> None:
         """``attributes``: the record's attribute a column holds, by column, where the names differ;
         ``convert``: a column's own conversion, by column; ``joined``: the SELECT's expression for an
         attribute no column holds, by attribute; ``computed``: the value of a column no attribute holds, from
-        the record, by column; ``conflict`` and ``action``: the insert's ON CONFLICT."""
+        the record, by column; ``conflict`` and ``action``: the insert's ON CONFLICT; ``replaces``: the key
+        on which a row written replaces the row there (every other column rewritten), as a conflict and
+        action."""
         renamed = dict(attributes or {})
         converts = dict(convert or {})
         joins = dict(joined or {})
@@ -78,7 +81,11 @@ class Mapped(Generic[T]):
         if unknown:
             raise TypeError(f"{table.name} has no column {', '.join(sorted(unknown))} a record writes")
         self.table = table
-        self.insert = Insert(table.name, tuple(c.name for c in stored), conflict, action)
+        names = tuple(c.name for c in stored)
+        if replaces:
+            conflict = replaces
+            action = "DO UPDATE SET " + ", ".join(f"{n} = excluded.{n}" for n in names if n not in replaces)
+        self.insert = Insert(table.name, names, conflict, action)
         namespace: dict[str, Any] = {
             "_record": record,
             "_to_ms": to_millis,

@@ -13,15 +13,8 @@ from livecore_server.teams.schema import SCHEMA
 TEAM = Mapped(SCHEMA.table("teams"), Team, computed={"rank_key": lambda t: -t.score})
 TEAM_COLUMNS = TEAM.columns
 
-_SEATS = SCHEMA.table("team_members")
 # A seat is put whole: a second put of the seat rewrites it.
-TEAM_MEMBER = Mapped(
-    _SEATS,
-    TeamMember,
-    conflict=("seat_id",),
-    action="DO UPDATE SET "
-    + ", ".join(f"{c.name} = excluded.{c.name}" for c in _SEATS.columns if c.name != "seat_id"),
-)
+TEAM_MEMBER = Mapped(SCHEMA.table("team_members"), TeamMember, replaces=("seat_id",))
 TEAM_MEMBER_COLUMNS = TEAM_MEMBER.columns
 
 INVITE = Mapped(SCHEMA.table("partner_invites"), PartnerInvite)
