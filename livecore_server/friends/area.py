@@ -8,7 +8,7 @@ from __future__ import annotations
 from livecore.friends import api, handlers
 from livecore.friends.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.friends import schema, sdk_presence
+from livecore_server.friends import schema, sdk_presence, sql
 from livecore_server.http.endpoint import bind
 
 SERVER_AREA = ServerArea(
@@ -24,5 +24,5 @@ SERVER_AREA = ServerArea(
     ),
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
-    sql_ports=schema.SQL_PORTS,
+    sql_ports=sql.SQL_PORTS,
 )

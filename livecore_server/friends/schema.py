@@ -1,13 +1,10 @@
 """The friends area's tables, declared (:data:`SCHEMA`), the area's migrations (:data:`MIGRATIONS`, rendered
 from the declaration), and the SQLite migrations that gave the players' table its friend code and activity
 index (:data:`HISTORY`, under the names deployed databases recorded). The area declares them
-(``ServerArea``), and its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+(``ServerArea``), and its store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.friends.sql import SqlFriendGraph
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -99,5 +96,3 @@ MIGRATIONS = (
     AreaMigration.taking_over("0003_friend_code", HISTORY, sqlite="0005_friends"),
     AreaMigration.taking_over("0004_friend_discovery", HISTORY, sqlite="0007_friend_discovery"),
 )
-
-SQL_PORTS = {"friends": SqlFriendGraph}

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FirstFriend, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
-from livecore_server.friends.rows import REQUEST_COLUMNS, pair_key
+from livecore_server.friends.rows import BLOCK, REQUEST, REQUEST_COLUMNS, pair_key
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import SqlPort
-
-if TYPE_CHECKING:
-    pass
 
 _DAY_MS = 86_400_000
 
@@ -39,19 +36,7 @@ class SqlFriendGraph(SqlPort):
         return None if row is None else REQUEST_COLUMNS.of(row)
 
     def insert_request(self, request: FriendRequest) -> None:
-        self.db.change(
-            "friend_requests",
-            "INSERT INTO friend_requests (id, game_id, from_player_id, to_player_id, pair, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                request.id,
-                request.game_id,
-                request.from_player_id,
-                request.to_player_id,
-                pair_key(request.from_player_id, request.to_player_id),
-                to_millis(request.created_at),
-            ),
-        )
+        self.db.change(REQUEST.table.name, REQUEST.insert.sql, REQUEST.params(request))
 
     def delete_request(self, request_id: str) -> None:
         self.db.change("friend_requests", "DELETE FROM friend_requests WHERE id = ?", (request_id,))
@@ -69,6 +54,7 @@ class SqlFriendGraph(SqlPort):
         self, a_id: str, b_id: str, since: datetime, request: FriendRequest | None = None
     ) -> None:
         ms = to_millis(since)
+        # Hand-written: a friendship's two rows differ in ``requested_at``, which Friendship does not hold.
         # The sender's row records when it asked; the other's, nothing.
         asked = {} if request is None else {request.from_player_id: to_millis(request.created_at)}
         self.db.executemany(
@@ -95,11 +81,7 @@ class SqlFriendGraph(SqlPort):
         return None if row is None else Block(blocker_id, blocked_id, from_millis(row[0]))
 
     def insert_block(self, block: Block) -> None:
-        self.db.change(
-            "blocks",
-            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)",
-            (block.blocker_id, block.blocked_id, to_millis(block.created_at)),
-        )
+        self.db.change(BLOCK.table.name, BLOCK.insert.sql, BLOCK.params(block))
 
     def delete_block(self, blocker_id: str, blocked_id: str) -> None:
         self.db.change(
@@ -157,12 +139,13 @@ class SqlFriendGraph(SqlPort):
         return {other_id for (other_id,) in rows}
 
     def blocks_involving(self, player_id: str) -> list[Block]:
+        columns = BLOCK.columns.sql
         rows = self.db.read(
-            "SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocker_id = ?"
-            " UNION ALL SELECT blocker_id, blocked_id, created_at FROM blocks WHERE blocked_id = ?",
+            f"SELECT {columns} FROM blocks WHERE blocker_id = ?"
+            f" UNION ALL SELECT {columns} FROM blocks WHERE blocked_id = ?",
             (player_id, player_id),
         )
-        return [Block(blocker_id, blocked_id, from_millis(at)) for blocker_id, blocked_id, at in rows]
+        return [BLOCK.columns.of(r) for r in rows]
 
     def first_day_requests(
         self, game_id: str, env: Environment, since: datetime, until: datetime
@@ -225,3 +208,6 @@ def _block_and_card(blocker_id: str, created_at: int, card_row: Sequence[Any]) -
     """A block, of the player the card columns show."""
     card = CARD_COLUMNS.of(card_row)
     return Block(blocker_id, card.id, from_millis(created_at)), card
+
+
+SQL_PORTS = {"friends": SqlFriendGraph}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from livecore.guilds import api, handlers
 from livecore.guilds.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.guilds import schema
+from livecore_server.guilds import schema, sql
 from livecore_server.guilds.read_ahead import READ_AHEAD
 from livecore_server.guilds.report import REPORT
 from livecore_server.http.endpoint import bind
@@ -18,6 +18,6 @@ SERVER_AREA = ServerArea(
     bindings=(bind(api.SDK_DONATE, handlers.donate, reads=handlers.donate_reads),),
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
-    sql_ports=schema.SQL_PORTS,
+    sql_ports=sql.SQL_PORTS,
     read_ahead=READ_AHEAD,
 )

@@ -1,16 +1,12 @@
 """The guilds area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built them
 (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``), and
-its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+its store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from livecore.guilds.rules import name_key
-from livecore_server.guilds.sql import PostgresGuilds, SqlGuildHelp, SqlGuilds, SqliteGuilds
 from livecore_server.players.schema import refold_player_names
 from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
@@ -31,7 +27,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.storage.sqlport import Dialects
 
 _GUILD_FTS = Only(
     SQLITE, "SQLite's guild name search of three or more characters (PostgreSQL has its trigram index)"
@@ -306,8 +301,3 @@ HISTORY = History(
 # The area's migrations, recorded as ``guilds:<name>``: those of :data:`HISTORY`, which the service's
 # history applied under its own numbers before the area had migrations of its own.
 MIGRATIONS = taken_over(HISTORY)
-
-SQL_PORTS: dict[str, Callable[[Any], object] | Dialects] = {
-    "guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),
-    "guild_help": SqlGuildHelp,
-}

@@ -8,6 +8,7 @@ of one player, breaks a unique index and fails the transaction with the database
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, cast
 
@@ -27,43 +28,32 @@ from livecore.players.rules import Player
 from livecore.scope import Environment
 from livecore_server.guilds.read_ahead import CURRENT, GUILDS, HELP, STINTS
 from livecore_server.guilds.rows import (
+    DONATION,
     DONATION_COLUMNS,
+    GUILD,
     GUILD_COLUMNS,
     HELP_COLUMNS,
+    HELP_REQUEST,
+    JOIN_REQUEST,
     JOIN_REQUEST_COLUMNS,
+    STINT,
     STINT_COLUMNS,
     by_json,
-    donation_row,
-    guild_row,
-    help_row,
-    join_request_row,
-    stint_row,
 )
 from livecore_server.players.sql import like_escape
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import Dialects, SqlPort
 
 G_COLUMNS = GUILD_COLUMNS.qualified("g")
 S_COLUMNS = STINT_COLUMNS.qualified("s")
 
-INSERT_GUILD = Insert("guilds", GUILD_COLUMNS.names)
-INSERT_REQUEST = Insert("guild_join_requests", JOIN_REQUEST_COLUMNS.names)
-INSERT_HELP = Insert("guild_help_requests", HELP_COLUMNS.names)
-INSERT_DONATION = Insert("guild_donations", DONATION_COLUMNS.names)
-PUT_STINT = Insert(
-    "guild_stints",
-    STINT_COLUMNS.names,
-    conflict=("id",),
-    action="DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in STINT_COLUMNS.names if c != "id"),
-)
-
 # What an update writes: every column but the id, game, environment and creation time.
 _UPDATED = tuple(
-    i for i, n in enumerate(GUILD_COLUMNS.names) if n not in ("id", "game_id", "env", "created_at")
+    i for i, n in enumerate(GUILD.insert.columns) if n not in ("id", "game_id", "env", "created_at")
 )
 UPDATE_GUILD = (
-    f"UPDATE guilds SET {', '.join(f'{GUILD_COLUMNS.names[i]} = ?' for i in _UPDATED)} WHERE id = ?"
+    f"UPDATE guilds SET {', '.join(f'{GUILD.insert.columns[i]} = ?' for i in _UPDATED)} WHERE id = ?"
 )
 
 # A player's stints of a period: those that started in it, and the time in a guild, each stint from its
@@ -119,10 +109,10 @@ class SqlGuilds(SqlPort):
         return None if row is None else GUILD_COLUMNS.of(row)
 
     def insert(self, guild: Guild) -> None:
-        self.db.insert(INSERT_GUILD, guild_row(guild))
+        self.db.insert(GUILD.insert, GUILD.params(guild))
 
     def update(self, guild: Guild) -> None:
-        row = guild_row(guild)
+        row = GUILD.params(guild)
         self.db.write("guilds", UPDATE_GUILD, (*(row[i] for i in _UPDATED), guild.id))
 
     def by_name(self, game_id: str, env: Environment, name_key: str) -> Guild | None:
@@ -178,7 +168,7 @@ class SqlGuilds(SqlPort):
         raise NotImplementedError
 
     def put_stint(self, stint: Stint) -> None:
-        self.db.insert(PUT_STINT, stint_row(stint))
+        self.db.insert(STINT.insert, STINT.params(stint))
 
     def current_stint(self, player_id: str) -> Stint | None:
         ahead = self.db.ahead(STINTS, (player_id, CURRENT))
@@ -226,7 +216,7 @@ class SqlGuilds(SqlPort):
         return [STINT_COLUMNS.of(r) for r in rows]
 
     def insert_request(self, request: JoinRequest) -> None:
-        self.db.insert(INSERT_REQUEST, join_request_row(request))
+        self.db.insert(JOIN_REQUEST.insert, JOIN_REQUEST.params(request))
 
     def update_request(self, request: JoinRequest) -> None:
         # What answering, cancelling or superseding a request changes.
@@ -295,7 +285,7 @@ class SqlGuildHelp(SqlPort):
     __slots__ = ()
 
     def insert_help(self, request: HelpRequest) -> None:
-        self.db.insert(INSERT_HELP, help_row(request))
+        self.db.insert(HELP_REQUEST.insert, HELP_REQUEST.params(request))
 
     def update_help(self, request: HelpRequest) -> None:
         # What a donation or its player's leaving changes: that request, and nothing else read ahead.
@@ -343,7 +333,7 @@ class SqlGuildHelp(SqlPort):
         return None if row is None else HELP_COLUMNS.of(row)
 
     def insert_donation(self, donation: Donation) -> None:
-        self.db.insert(INSERT_DONATION, donation_row(donation))
+        self.db.insert(DONATION.insert, DONATION.params(donation))
 
     def donations(self, request_id: str) -> list[Donation]:
         rows = self.db.read(
@@ -402,3 +392,9 @@ class PostgresGuilds(SqlGuilds):
         # LIKE, through the trigram index when there is one (name_key is casefolded: no ILIKE).
         condition, params = self._contains(needle)
         return "guilds g", condition, params
+
+
+SQL_PORTS: dict[str, Callable[[Any], object] | Dialects] = {
+    "guilds": Dialects(SqlGuilds, sqlite=SqliteGuilds, postgres=PostgresGuilds),
+    "guild_help": SqlGuildHelp,
+}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from livecore.leaderboards.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.leaderboards import schema, server
+from livecore_server.leaderboards import schema, server, sql
 from livecore_server.leaderboards.report import REPORT
 
 SERVER_AREA = ServerArea(
@@ -14,5 +14,5 @@ SERVER_AREA = ServerArea(
     bindings=tuple(server.BINDINGS),
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
-    sql_ports=schema.SQL_PORTS,
+    sql_ports=sql.SQL_PORTS,
 )

@@ -1,5 +1,7 @@
-"""The leaderboards area's rows: each record's columns declared once (read by name) and the
-values it writes, in the order of its declaration's ``names`` (:mod:`livecore_server.storage.rows`)."""
+"""The leaderboards area's rows: a period and a division are kept in the declared ``board_periods`` and
+``divisions`` tables (:data:`PERIOD`, :data:`DIVISION`: their inserts, the values they write and how a row
+is read back, :class:`~livecore_server.storage.mapped.Mapped`); a shared entry's columns are declared once
+(read by name, :data:`SHARED_ENTRY_COLUMNS`)."""
 
 from __future__ import annotations
 
@@ -8,65 +10,29 @@ from typing import Any
 import orjson
 
 from livecore.clock import from_millis
-from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, SharedEntry
+from livecore.leaderboards.rules import BoardPeriod, Division, SharedEntry
 from livecore.leaderboards.settings import LeaderboardSettings
-from livecore.scope import Environment
+from livecore_server.leaderboards.schema import SCHEMA
 from livecore_server.storage.columns import Columns
+from livecore_server.storage.mapped import Convert, Mapped
 from livecore_server.storage.records import settings_converter
-from livecore_server.storage.rows import dt, ms
+
+PERIOD = Mapped(
+    SCHEMA.table("board_periods"),
+    BoardPeriod,
+    convert={
+        "settings": Convert(
+            lambda settings: orjson.dumps(settings_converter.unstructure(settings)).decode(),
+            lambda text: settings_converter.structure(orjson.loads(text), LeaderboardSettings),
+        )
+    },
+)
+PERIOD_COLUMNS = PERIOD.columns
+DIVISION = Mapped(SCHEMA.table("divisions"), Division)
+DIVISION_COLUMNS = DIVISION.columns
 
 
-def period_row(p: BoardPeriod) -> tuple[Any, ...]:
-    return (
-        p.id,
-        p.game_id,
-        p.env.value,
-        p.board_key,
-        ms(p.starts_at),
-        ms(p.ends_at),
-        p.status.value,
-        orjson.dumps(settings_converter.unstructure(p.settings)).decode(),
-        p.finalized_through,
-        ms(p.finalized_at),
-    )
-
-
-def _period(
-    id: Any,
-    game_id: Any,
-    env: Any,
-    board_key: Any,
-    starts_at: Any,
-    ends_at: Any,
-    status: Any,
-    settings: Any,
-    finalized_through: Any,
-    finalized_at: Any,
-) -> BoardPeriod:
-    return BoardPeriod(
-        id=id,
-        game_id=game_id,
-        env=Environment(env),
-        board_key=board_key,
-        starts_at=dt(starts_at),
-        ends_at=dt(ends_at),
-        status=PeriodStatus(status),
-        settings=settings_converter.structure(orjson.loads(settings), LeaderboardSettings),
-        finalized_through=finalized_through,
-        finalized_at=dt(finalized_at),
-    )
-
-
-PERIOD_COLUMNS = Columns(_period)
-
-
-def _division(id: Any, period_id: Any, tier: Any, number: Any, members: Any) -> Division:
-    return Division(id=id, period_id=period_id, tier=tier, number=number, members=members)
-
-
-DIVISION_COLUMNS = Columns(_division)
-
-
+# Hand-written: an entry's ``rank_key`` is its score in its period's board order, which it does not hold.
 def _shared_entry(
     period_id: Any, player_id: Any, score: Any, reached_at: Any, division_id: Any
 ) -> SharedEntry:

@@ -1,13 +1,10 @@
 """The leaderboards area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
 them (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``),
-and its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+and its store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.leaderboards.sql import PAGES, SqlLeaderboards
-from livecore_server.live_events.sql.rank_pages import paged, pages_table
+from livecore_server.live_events.sql.rank_pages import RankPages, paged, pages_table
 from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -25,6 +22,9 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+
+# A whole period's pages; a division is counted on its own index range (it holds DIVISION_SIZE_MAX at most).
+PAGES = RankPages("shared_pages", "shared_entries", "period_id")
 
 SCHEMA = Schema(
     tables=(
@@ -149,5 +149,3 @@ HISTORY = History(
 # The area's migrations, recorded as ``leaderboards:<name>``: those of :data:`HISTORY`, which the service's
 # history applied under its own numbers before the area had migrations of its own.
 MIGRATIONS = taken_over(HISTORY)
-
-SQL_PORTS = {"leaderboards": SqlLeaderboards}

@@ -15,18 +15,17 @@ from livecore.leaderboards.rules import BoardPeriod, Division, PeriodStatus, Pla
 from livecore.live_events.boards import Contender, sort_key
 from livecore.scope import Environment
 from livecore_server.leaderboards.rows import (
+    DIVISION,
     DIVISION_COLUMNS,
+    PERIOD,
     PERIOD_COLUMNS,
     SHARED_ENTRY_COLUMNS,
-    period_row,
 )
+from livecore_server.leaderboards.schema import PAGES
 from livecore_server.live_events.sql.boards import count_ahead, ranked_page, stored_key
-from livecore_server.live_events.sql.rank_pages import RankPages
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_PERIOD = Insert("board_periods", PERIOD_COLUMNS.names)
-INSERT_DIVISION = Insert("divisions", DIVISION_COLUMNS.names)
 PUT_ENTRY = Insert(
     "shared_entries",
     ("period_id", "player_id", "score", "rank_key", "reached_at", "division_id"),
@@ -34,8 +33,6 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, division_id = excluded.division_id",
 )
-# A whole period's pages; a division is counted on its own index range (it holds DIVISION_SIZE_MAX at most).
-PAGES = RankPages("shared_pages", "shared_entries", "period_id")
 SET_TIER = Insert(
     "league_tiers",
     ("game_id", "env", "board_key", "player_id", "tier"),
@@ -64,7 +61,7 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else PERIOD_COLUMNS.of(row)
 
     def insert_period(self, period: BoardPeriod) -> None:
-        self.db.insert(INSERT_PERIOD, period_row(period))
+        self.db.insert(PERIOD.insert, PERIOD.params(period))
 
     def update_period(self, period: BoardPeriod) -> None:
         # A period's record changes by its rollover (and rollover-now ends it early); its board and
@@ -128,10 +125,7 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else DIVISION_COLUMNS.of(row)
 
     def insert_division(self, division: Division) -> None:
-        self.db.insert(
-            INSERT_DIVISION,
-            (division.id, division.period_id, division.tier, division.number, division.members),
-        )
+        self.db.insert(DIVISION.insert, DIVISION.params(division))
 
     def update_division(self, division: Division) -> None:
         # A division's record changes only by its member count.
@@ -263,3 +257,6 @@ class SqlLeaderboards(SqlPort):
             "DELETE FROM league_tiers WHERE game_id = ? AND env = ? AND board_key = ? AND player_id = ?",
             (game_id, env.value, key, player_id),
         )
+
+
+SQL_PORTS = {"leaderboards": SqlLeaderboards}

@@ -10,6 +10,9 @@ from livecore_server.area import ServerArea
 from livecore_server.live_events import schema, sdk
 from livecore_server.live_events.read_ahead import READ_AHEAD
 from livecore_server.live_events.report import REPORT
+from livecore_server.live_events.sql.attempts import SqlAttempts
+from livecore_server.live_events.sql.boards import SqlBoards
+from livecore_server.live_events.sql.windows import SqlWindows
 
 SERVER_AREA = ServerArea(
     AREA,
@@ -17,6 +20,6 @@ SERVER_AREA = ServerArea(
     bindings=tuple(sdk.BINDINGS),
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
-    sql_ports=schema.SQL_PORTS,
+    sql_ports={"windows": SqlWindows, "attempts": SqlAttempts, "boards": SqlBoards},
     read_ahead=READ_AHEAD,
 )

@@ -1,15 +1,10 @@
 """The live events area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built
 them (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``),
-and its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+and its store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.live_events.sql.attempts import SqlAttempts
-from livecore_server.live_events.sql.boards import PAGES, SqlBoards
-from livecore_server.live_events.sql.rank_pages import paged, pages_table
-from livecore_server.live_events.sql.windows import SqlWindows
+from livecore_server.live_events.sql.rank_pages import RankPages, paged, pages_table
 from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -29,6 +24,9 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
+
+# A board's pages, in board order (rank_pages.py).
+PAGES = RankPages("board_pages", "board_entries", "board_id")
 
 SCHEMA = Schema(
     tables=(
@@ -204,5 +202,3 @@ HISTORY = History(
 # The area's migrations, recorded as ``live_events:<name>``: those of :data:`HISTORY`, which the service's
 # history applied under its own numbers before the area had migrations of its own.
 MIGRATIONS = taken_over(HISTORY)
-
-SQL_PORTS = {"windows": SqlWindows, "attempts": SqlAttempts, "boards": SqlBoards}

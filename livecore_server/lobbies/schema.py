@@ -1,12 +1,9 @@
 """The lobbies area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built them
 (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``), and
-its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+its store adds them to the shared ones."""
 
 from __future__ import annotations
 
-from livecore_server.lobbies.sql import SqlLobbies
 from livecore_server.storage.area_storage import taken_over
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
@@ -120,5 +117,3 @@ HISTORY = History(
 # The area's migrations, recorded as ``lobbies:<name>``: those of :data:`HISTORY`, which the service's
 # history applied under its own numbers before the area had migrations of its own.
 MIGRATIONS = taken_over(HISTORY)
-
-SQL_PORTS = {"lobbies": SqlLobbies}

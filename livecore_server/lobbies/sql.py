@@ -12,11 +12,10 @@ from livecore.clock import to_millis
 from livecore.lobbies.rules import Lobby, Seat
 from livecore.players.rules import Player
 from livecore.scope import Environment
-from livecore_server.lobbies.rows import LOBBY_COLUMNS, SEAT_COLUMNS, lobby_row, seat_row
+from livecore_server.lobbies.rows import LOBBY, LOBBY_COLUMNS, SEAT_COLUMNS, seat_row
 from livecore_server.storage.rows import dt, ms
 from livecore_server.storage.sqlport import Insert, SqlPort
 
-INSERT_LOBBY = Insert("lobbies", LOBBY_COLUMNS.names)
 INSERT_SEAT = Insert("lobby_seats", SEAT_COLUMNS.names)
 
 
@@ -30,7 +29,7 @@ class SqlLobbies(SqlPort):
         return None if row is None else LOBBY_COLUMNS.of(row)
 
     def insert(self, lobby: Lobby) -> None:
-        self.db.insert(INSERT_LOBBY, lobby_row(lobby))
+        self.db.insert(LOBBY.insert, LOBBY.params(lobby))
 
     def update(self, lobby: Lobby) -> None:
         # What a lobby's life changes: its status and seat counts, its start and close; its window,
@@ -153,3 +152,6 @@ class SqlLobbies(SqlPort):
             "UPDATE lobby_seats SET seat_id = ?, external_player_id = ? WHERE seat_id = ?",
             (to.id, to.external_id, from_id),
         )
+
+
+SQL_PORTS = {"lobbies": SqlLobbies}

@@ -5,9 +5,11 @@ attributes, so that a stored column is written once.
 Each column is its record's attribute of the same name (unless renamed, ``attributes``), converted by
 its declared kind and the attribute's type: a time (:data:`~.schema.MS`) is a ``datetime``, an enum's
 value (or a :class:`~livecore.enums.Values`') is its ``.value``, a flag read back is a ``bool``, a JSON
-document (not kept as ``str``) is written as its text and parsed back; a column another conversion needs
-says how (:class:`Convert`). A record's attribute that no column of its table holds is read by an
-expression of the SELECT (``joined``: another table's column), or keeps its default.
+document (not kept as ``str``) is written as its text and parsed back (as a ``tuple`` where the attribute
+is one); a column another conversion needs says how (:class:`Convert`). A column no attribute holds (a
+key made of two attributes, a score negated for an ascending index) is written from the whole record by
+its function and not read back (``computed``). A record's attribute that no column of its table holds is
+read by an expression of the SELECT (``joined``: another table's column), or keeps its default.
 
 The two conversions are compiled once per table into plain functions, written out as a hand-written
 converter would be (one tuple, one constructor call per row), so a row costs no look-up at run time.
@@ -58,22 +60,32 @@ class Mapped(Generic[T]):
         attributes: Mapping[str, str] | None = None,
         convert: Mapping[str, Convert] | None = None,
         joined: Mapping[str, str] | None = None,
+        computed: Mapping[str, Callable[[T], Any]] | None = None,
         conflict: tuple[str, ...] = (),
         action: str = "",
+        replaces: tuple[str, ...] = (),
     ) -> None:
         """``attributes``: the record's attribute a column holds, by column, where the names differ;
         ``convert``: a column's own conversion, by column; ``joined``: the SELECT's expression for an
-        attribute no column holds, by attribute; ``conflict`` and ``action``: the insert's ON CONFLICT."""
+        attribute no column holds, by attribute; ``computed``: the value of a column no attribute holds, from
+        the record, by column; ``conflict`` and ``action``: the insert's ON CONFLICT; ``replaces``: the key
+        on which a row written replaces the row there (every other column rewritten), as a conflict and
+        action."""
         renamed = dict(attributes or {})
         converts = dict(convert or {})
         joins = dict(joined or {})
+        computes = dict(computed or {})
         hints = typing.get_type_hints(record)
         stored = tuple(c for c in table.columns if _kept(c))
-        unknown = (renamed.keys() | converts.keys()) - {c.name for c in stored}
+        unknown = (renamed.keys() | converts.keys() | computes.keys()) - {c.name for c in stored}
         if unknown:
             raise TypeError(f"{table.name} has no column {', '.join(sorted(unknown))} a record writes")
         self.table = table
-        self.insert = Insert(table.name, tuple(c.name for c in stored), conflict, action)
+        names = tuple(c.name for c in stored)
+        if replaces:
+            conflict = replaces
+            action = "DO UPDATE SET " + ", ".join(f"{n} = excluded.{n}" for n in names if n not in replaces)
+        self.insert = Insert(table.name, names, conflict, action)
         namespace: dict[str, Any] = {
             "_record": record,
             "_to_ms": to_millis,
@@ -81,8 +93,12 @@ class Mapped(Generic[T]):
             "_dumps": orjson.dumps,
             "_loads": orjson.loads,
         }
-        writes, reads = [], []
+        writes, reads, read_columns = [], [], []
         for column in stored:
+            if column.name in computes:
+                namespace[f"_c_{column.name}"] = computes[column.name]
+                writes.append(f"_c_{column.name}(r)")
+                continue
             attribute = renamed.get(column.name, column.name)
             if attribute not in hints:
                 raise TypeError(
@@ -91,6 +107,7 @@ class Mapped(Generic[T]):
             write, read = _conversions(column, hints[attribute], converts.get(column.name), namespace)
             writes.append(write.format(f"r.{attribute}"))
             reads.append(f"{attribute}={read.format(column.name)}")
+            read_columns.append(column.name)
         missing = [a for a in joins if a not in hints]
         if missing:
             raise TypeError(f"{record.__name__} has no attribute {', '.join(missing)}")
@@ -98,7 +115,7 @@ class Mapped(Generic[T]):
         self.params: Callable[[T], tuple[Any, ...]] = _compiled(
             f"def params(r):\n    return ({', '.join(writes)},)", "params", namespace
         )
-        parameters = ", ".join([*(c.name for c in stored), *joins])
+        parameters = ", ".join([*read_columns, *joins])
         build: Callable[..., T] = _compiled(
             f"def {table.name}({parameters}):\n    return _record({', '.join(reads)})", table.name, namespace
         )
@@ -129,6 +146,8 @@ def _conversions(
         write, read = "{}", "bool({})"  # a bool is written as is: 1/0 on SQLite, a boolean on PostgreSQL
     elif column.kind in (JSON, JSONB) and inner is not str:
         write, read = "_dumps({}).decode()", "_loads({})"  # as text: JSON keeps its key order as written
+        if typing.get_origin(inner) is tuple:
+            read = "tuple(_loads({}))"
     else:
         return "{}", "{}"
     if not column.null:

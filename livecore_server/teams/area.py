@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from livecore.teams.area import AREA
 from livecore_server.area import ServerArea
-from livecore_server.teams import schema
+from livecore_server.teams import schema, sql
 from livecore_server.teams.report import REPORT
 
 SERVER_AREA = ServerArea(
@@ -13,5 +13,5 @@ SERVER_AREA = ServerArea(
     report=REPORT,
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
-    sql_ports=schema.SQL_PORTS,
+    sql_ports=sql.SQL_PORTS,
 )

@@ -1,8 +1,6 @@
 """The teams area's tables, declared (:data:`SCHEMA`), and the migrations of each dialect that built them
 (:data:`HISTORY`), under the names deployed databases recorded. The area declares them (``ServerArea``), and
-its store adds them to the shared ones.
-
-:data:`SQL_PORTS`: the area's SQL ports, by the transaction attribute that reaches each (``tx.<name>``)."""
+its store adds them to the shared ones."""
 
 from __future__ import annotations
 
@@ -23,7 +21,6 @@ from livecore_server.storage.schema import (
     nullable,
     table,
 )
-from livecore_server.teams.sql import SqlTeams
 
 SCHEMA = Schema(
     tables=(
@@ -177,5 +174,3 @@ HISTORY = History(
 # The area's migrations, recorded as ``teams:<name>``: those of :data:`HISTORY`, which the service's
 # history applied under its own numbers before the area had migrations of its own.
 MIGRATIONS = taken_over(HISTORY)
-
-SQL_PORTS = {"teams": SqlTeams}

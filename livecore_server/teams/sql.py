@@ -13,24 +13,14 @@ from livecore.clock import to_millis
 from livecore.players.rules import Player
 from livecore.teams.rules import PartnerInvite, Team, TeamMember
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import SqlPort
 from livecore_server.teams.rows import (
+    INVITE,
     INVITE_COLUMNS,
+    TEAM,
     TEAM_COLUMNS,
+    TEAM_MEMBER,
     TEAM_MEMBER_COLUMNS,
-    invite_row,
-    team_member_row,
-    team_row,
-)
-
-INSERT_TEAM = Insert("teams", TEAM_COLUMNS.names)
-INSERT_INVITE = Insert("partner_invites", INVITE_COLUMNS.names)
-PUT_MEMBER = Insert(
-    "team_members",
-    TEAM_MEMBER_COLUMNS.names,
-    conflict=("seat_id",),
-    action="DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in TEAM_MEMBER_COLUMNS.names if c != "seat_id"),
 )
 
 # An invite between two players, either way (parameters: a, b, b, a).
@@ -47,7 +37,7 @@ class SqlTeams(SqlPort):
         return None if row is None else TEAM_COLUMNS.of(row)
 
     def insert(self, team: Team) -> None:
-        self.db.insert(INSERT_TEAM, team_row(team))
+        self.db.insert(TEAM.insert, TEAM.params(team))
 
     def update(self, team: Team) -> None:
         # What a team's life changes; its game, event, window, key, formation and creation stay.
@@ -78,7 +68,7 @@ class SqlTeams(SqlPort):
         return [TEAM_COLUMNS.of(r) for r in rows]
 
     def put_member(self, member: TeamMember) -> None:
-        self.db.insert(PUT_MEMBER, team_member_row(member))
+        self.db.insert(TEAM_MEMBER.insert, TEAM_MEMBER.params(member))
 
     def members(self, team_id: str) -> list[TeamMember]:
         rows = self.db.read(
@@ -97,7 +87,7 @@ class SqlTeams(SqlPort):
         return None if row is None else TEAM_MEMBER_COLUMNS.of(row)
 
     def insert_invite(self, invite: PartnerInvite) -> None:
-        self.db.insert(INSERT_INVITE, invite_row(invite))
+        self.db.insert(INVITE.insert, INVITE.params(invite))
 
     def update_invite(self, invite: PartnerInvite) -> None:
         # What accepting an invite changes.
@@ -161,3 +151,6 @@ class SqlTeams(SqlPort):
             "UPDATE partner_invites SET to_player_id = ?, to_external_id = ? WHERE to_player_id = ?",
             (to.id, to.external_id, from_id),
         )
+
+
+SQL_PORTS = {"teams": SqlTeams}

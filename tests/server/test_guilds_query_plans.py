@@ -38,8 +38,7 @@ from livecore.hashing import KeyedHasher
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.guilds.rows import guild_row, stint_row
-from livecore_server.guilds.sql import INSERT_GUILD, PUT_STINT
+from livecore_server.guilds.rows import GUILD, STINT
 from livecore_server.players.rows import player_row
 from livecore_server.players.sql import INSERT_PLAYER
 from livecore_server.storage.sqlite import SqliteStore
@@ -127,7 +126,7 @@ def _filled(store: Any) -> Runtime:
     ]
 
     def fill(tx: Any) -> None:
-        tx.executemany(INSERT_GUILD.sql, [guild_row(g) for g in guilds])
+        tx.executemany(GUILD.insert.sql, [GUILD.params(g) for g in guilds])
         players = [first_contact(tx, rt, SCOPE, f"p{n}") for n in range(PLAYERS)]
         # The next MANNED guilds have SIZE members each, players of their own, the first their leader.
         manned = guilds[FIRST : FIRST + MANNED]
@@ -148,7 +147,7 @@ def _filled(store: Any) -> Runtime:
             )
             for n, member in enumerate(members)
         ]
-        tx.executemany(PUT_STINT.sql, [stint_row(s) for s in stints])
+        tx.executemany(STINT.insert.sql, [STINT.params(s) for s in stints])
         for n, player in enumerate(players):
             for k, guild in enumerate((guilds[n % 10], guilds[10 + n % 20], guilds[n % 10])):
                 stint = Stint(

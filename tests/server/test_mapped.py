@@ -99,3 +99,37 @@ def test_a_declaration_that_does_not_fit_its_record_is_refused() -> None:
         Mapped(NOTES, Note, attributes={"pinned": "pinned"})
     with pytest.raises(TypeError, match="no attribute owner"):
         Mapped(NOTES, Note, attributes={"flag": "pinned"}, joined={"owner": "o.name"})
+
+
+@attrs.frozen
+class Score:
+    id: str
+    player_id: str
+    score: float
+    milestones: tuple[str, ...]
+
+
+SCORES = table(
+    "scores",
+    Column("id"),
+    Column("player_id"),
+    Column("score"),
+    Column("rank_key"),
+    Column("milestones", JSON),
+)
+
+
+def test_a_computed_column_is_written_not_read_and_a_replacing_insert_rewrites_the_rest() -> None:
+    scores = Mapped(SCORES, Score, computed={"rank_key": lambda s: -s.score}, replaces=("id",))
+    assert scores.insert.sql == (
+        "INSERT INTO scores (id, player_id, score, rank_key, milestones) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET player_id = excluded.player_id, score = excluded.score,"
+        " rank_key = excluded.rank_key, milestones = excluded.milestones"
+    )
+    score = Score("s1", "p1", 2.5, ("a", "b"))
+    assert scores.params(score) == ("s1", "p1", 2.5, -2.5, '["a","b"]')
+    # The SELECT leaves the computed column out; a JSON document held in a tuple is read back as one.
+    assert scores.columns.sql == "id, player_id, score, milestones"
+    assert scores.columns.of(("s1", "p1", 2.5, '["a","b"]')) == score
+    with pytest.raises(TypeError, match="no column rank"):
+        Mapped(SCORES, Score, computed={"rank": lambda s: -s.score})

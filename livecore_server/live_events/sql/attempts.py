@@ -10,12 +10,11 @@ from livecore.live_events.attempts import Attempt, AttemptStatus, AttemptTally
 from livecore.players.rules import Player
 from livecore.scope import Environment
 from livecore_server.live_events.read_ahead import ATTEMPTS
-from livecore_server.live_events.rows import ATTEMPT_COLUMNS, attempt_row
+from livecore_server.live_events.rows import ATTEMPT, ATTEMPT_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import SqlPort
 
-INSERT_ATTEMPT = Insert("attempts", ATTEMPT_COLUMNS.names)
-_UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT_COLUMNS.names[1:]) + " WHERE id = ?"
+_UPDATE = "UPDATE attempts SET " + ", ".join(f"{n} = ?" for n in ATTEMPT.insert.columns[1:]) + " WHERE id = ?"
 
 # A play starts where an attempt starts at or after the end due of the player's attempt before it at the
 # event (one before the period counts too, so a play the period cuts is not counted twice). An attempt
@@ -38,7 +37,7 @@ class SqlAttempts(SqlPort):
     __slots__ = ()
 
     def insert(self, attempt: Attempt) -> None:
-        self.db.insert(INSERT_ATTEMPT, attempt_row(attempt))
+        self.db.insert(ATTEMPT.insert, ATTEMPT.params(attempt))
 
     def get(self, game_id: str, attempt_id: str) -> Attempt | None:
         ahead = self.db.ahead(ATTEMPTS, (game_id, attempt_id))
@@ -50,7 +49,7 @@ class SqlAttempts(SqlPort):
         return None if row is None else ATTEMPT_COLUMNS.of(row)
 
     def update(self, attempt: Attempt) -> None:
-        values = attempt_row(attempt)
+        values = ATTEMPT.params(attempt)
         with self.db.exactly(lambda p: p.forget(ATTEMPTS, (attempt.game_id, attempt.id))):
             self.db.write("attempts", _UPDATE, (*values[1:], values[0]))
 

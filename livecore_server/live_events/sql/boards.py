@@ -21,8 +21,8 @@ from livecore.clock import to_millis
 from livecore.live_events.boards import Board, BoardEntry, Contender, sort_key
 from livecore.players.identity import Identity
 from livecore_server.live_events.read_ahead import BOARDS, ENTRIES
-from livecore_server.live_events.rows import BOARD_COLUMNS, ENTRY_COLUMNS, board_row
-from livecore_server.live_events.sql.rank_pages import RankPages
+from livecore_server.live_events.rows import BOARD, BOARD_COLUMNS, ENTRY_COLUMNS
+from livecore_server.live_events.schema import PAGES
 from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.read_ahead import MISSING, Prefetched
@@ -31,7 +31,6 @@ from livecore_server.storage.sqlport import Insert, SqlPort, SqlTransaction
 
 T = TypeVar("T")
 
-INSERT_BOARD = Insert("boards", BOARD_COLUMNS.names)
 PUT_ENTRY = Insert(
     "board_entries",
     ("board_id", "player_id", "score", "rank_key", "reached_at", "attempt_id"),
@@ -39,7 +38,6 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, attempt_id = excluded.attempt_id",
 )
-PAGES = RankPages("board_pages", "board_entries", "board_id")
 
 
 def _contender(
@@ -134,7 +132,7 @@ class SqlBoards(SqlPort):
         return None if row is None else BOARD_COLUMNS.of(row)
 
     def insert(self, board: Board) -> None:
-        self.db.insert(INSERT_BOARD, board_row(board))
+        self.db.insert(BOARD.insert, BOARD.params(board))
 
     def update(self, board: Board) -> None:
         self._set(board)

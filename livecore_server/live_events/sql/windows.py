@@ -10,12 +10,10 @@ from livecore.clock import to_millis
 from livecore.live_events.rules import Window
 from livecore.scope import Environment
 from livecore_server.live_events.read_ahead import WINDOWS
-from livecore_server.live_events.rows import WINDOW_COLUMNS, window_row
+from livecore_server.live_events.rows import WINDOW, WINDOW_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import Insert, SqlPort
-
-INSERT_WINDOW = Insert("windows", WINDOW_COLUMNS.names)
+from livecore_server.storage.sqlport import SqlPort
 
 
 class SqlWindows(SqlPort):
@@ -40,7 +38,7 @@ class SqlWindows(SqlPort):
         return found
 
     def insert(self, window: Window) -> None:
-        self.db.insert(INSERT_WINDOW, window_row(window))
+        self.db.insert(WINDOW.insert, WINDOW.params(window))
 
     def update(self, window: Window) -> None:
         # A window's record changes only by closing; its schedule and settings stay as they opened.
