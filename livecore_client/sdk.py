@@ -6,9 +6,10 @@ secret (docs/reference/conventions.md#surfaces-and-credentials), taken per call 
 
 The methods are grouped by resource (``sdk.friends.list(...)``), each written once in its area's module
 under :mod:`livecore_client.resources`. Adding a route: one builder in the area's calls class, one line in
-each of its two resource classes; adding an area: its module, and one ``resource(...)`` line in each
-client. A resource one area adds calls to is composed here of each area's part, so no area's module
-extends another's: ``sdk.grants`` is the grants' resource with the crates' ``open_crate``, and
+each of its two resource classes; adding an area: its module, and its parts in
+:data:`livecore.assembly.PARTS`, from which ``python -m livecore.assembly`` writes the code below the mark.
+A resource one area adds calls to is composed here of each area's part, so no area's module extends
+another's: ``sdk.grants`` is the grants' resource with the crates' ``open_crate``, and
 ``sdk.live_events`` the events' with the lobbies' ``start_attempt``.
 """
 
