@@ -50,19 +50,16 @@ class Part:
 
 
 @attrs.frozen
-class Facade:
-    """One generated facade class (a client, a simulated player): its module and where its parts live."""
+class Client:
+    """A generated client module: its two clients, the blocking one and its asyncio twin (``Async...``,
+    each part's class prefixed the same), and the class each extends, ``(module, class)``."""
 
     path: str
+    key: str
     name: str
-    #: The class it extends, ``(module, class)``, or None.
-    base: tuple[str, str] | None
-    doc: str
-    #: ``module`` of a part is relative to this package (``.resources.``, ``livecore.<area>.``).
-    package: str
-    #: Whether its twin (``Async...``) is generated beside it, each part's class prefixed the same.
-    twin: str | None = None
-    twin_base: tuple[str, str] | None = None
+    base: tuple[str, str]
+    twin: str
+    twin_base: tuple[str, str]
 
 
 def _p(attribute: str, module: str, cls: str) -> Part:
@@ -172,35 +169,31 @@ _CLIENT_DOC = {
 }
 
 CLIENTS = (
-    Facade(
+    Client(
         "livecore_client/sdk.py",
+        "sdk",
         "SdkClient",
         ("._surfaces", "SdkSurface"),
-        _CLIENT_DOC["SdkClient"],
-        ".resources",
         "AsyncSdkClient",
         ("._surfaces", "AsyncSdkSurface"),
     ),
-    Facade(
+    Client(
         "livecore_client/server.py",
+        "server",
         "ServerClient",
         ("._client", "SyncClient"),
-        _CLIENT_DOC["ServerClient"],
-        ".resources",
         "AsyncServerClient",
         ("._client", "AsyncClient"),
     ),
-    Facade(
+    Client(
         "livecore_client/admin.py",
+        "admin",
         "AdminClient",
         ("._surfaces", "AdminSurface"),
-        _CLIENT_DOC["AdminClient"],
-        ".resources",
         "AsyncAdminClient",
         ("._surfaces", "AsyncAdminSurface"),
     ),
 )
-_KEY = {"SdkClient": "sdk", "ServerClient": "server", "AdminClient": "admin"}
 #: What each facade's attributes are called on in the docs, for the composed groups' docstrings.
 _CALLED = {"sdk": "sdk", "server": "server", "admin": "admin", "player": "player", "sim_server": "sim.server"}
 
@@ -219,7 +212,7 @@ def _composed_name(parts: list[tuple[str, Part]]) -> str:
 
 
 def _classes(
-    key: str, registered: Sequence[Area], prefix: str, package: str, modules: str
+    key: str, registered: Sequence[Area], prefix: str, modules: str
 ) -> tuple[list[str], list[str], dict[str, str]]:
     """Imports, composed group classes and the class bound to each attribute for one facade (``prefix``
     ``Async`` for a client's twin). ``modules`` formats a part's module name into an import path."""
@@ -260,22 +253,18 @@ def _quoted(doc: str) -> str:
     return f'"""{doc}"""'
 
 
-def _import_lines(lines: set[str] | list[str]) -> list[str]:
-    """Imports merged per module (``from x import A, B``), as ruff's isort orders them: absolute ones,
-    then relative ones, each sorted by module."""
+def _import_lines(lines: set[str]) -> list[str]:
+    """``from x import A`` lines merged per module (``from x import A, B``), as ruff's isort orders them:
+    the standard library's, then livecore's, then relative ones, each section sorted by module."""
     merged: dict[str, set[str]] = {}
-    plain: set[str] = set()
     for line in lines:
-        if line.startswith("import "):
-            plain.add(line)
-            continue
         module, _, names = line[len("from ") :].partition(" import ")
         merged.setdefault(module, set()).update(n.strip() for n in names.split(","))
 
     def section(module: str) -> int:
         return 2 if module.startswith(".") else 1 if module.startswith("livecore") else 0
 
-    out = sorted(plain)
+    out: list[str] = []
     last = None
     for module in sorted(merged, key=lambda m: (section(m), m.lstrip("."))):
         if last is not None and section(module) != last:
@@ -292,22 +281,18 @@ def _name_order(name: str) -> tuple[int, str]:
     return (1, name) if name[:1].isupper() else (2, name)
 
 
-def client_module(facade: Facade, registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def client_module(client: Client, registered: Sequence[Area] = areas.BUILT_IN) -> str:
     """The generated part of a client module: its imports, composed groups and its two clients."""
-    key = _KEY[facade.name]
-    sync_imports, sync_classes, sync_bound = _classes(key, registered, "", facade.package, ".resources.{}")
-    async_imports, async_classes, async_bound = _classes(
-        key, registered, "Async", facade.package, ".resources.{}"
-    )
-    assert facade.base is not None and facade.twin is not None and facade.twin_base is not None
+    sync_imports, sync_classes, sync_bound = _classes(client.key, registered, "", ".resources.{}")
+    async_imports, async_classes, async_bound = _classes(client.key, registered, "Async", ".resources.{}")
     imports = {
         *sync_imports,
         *async_imports,
         "from ._client import resource",
-        f"from {facade.base[0]} import {facade.base[1]}",
-        f"from {facade.twin_base[0]} import {facade.twin_base[1]}",
+        f"from {client.base[0]} import {client.base[1]}",
+        f"from {client.twin_base[0]} import {client.twin_base[1]}",
     }
-    names = ", ".join(f'"{name}"' for name in sorted((facade.name, facade.twin)))
+    names = ", ".join(f'"{name}"' for name in sorted((client.name, client.twin)))
     out = [
         "from __future__ import annotations",
         "",
@@ -319,11 +304,11 @@ def client_module(facade: Facade, registered: Sequence[Area] = areas.BUILT_IN) -
     ]
     for sync, twin in zip(sync_classes, async_classes, strict=True):
         out += [sync, "", twin, ""]
-    for name, base, bound, doc in (
-        (facade.name, facade.base[1], sync_bound, facade.doc),
-        (facade.twin, facade.twin_base[1], async_bound, _CLIENT_DOC[facade.twin]),
+    for name, base, bound in (
+        (client.name, client.base[1], sync_bound),
+        (client.twin, client.twin_base[1], async_bound),
     ):
-        out += [f"class {name}({base}):", f"    {_quoted(doc)}", ""]
+        out += [f"class {name}({base}):", f"    {_quoted(_CLIENT_DOC[name])}", ""]
         out += [f"    {attribute} = resource({cls})" for attribute, cls in bound.items()]
         out += ["", ""]
     return "\n".join(out).rstrip("\n") + "\n"
@@ -333,8 +318,8 @@ def actions_module(registered: Sequence[Area] = areas.BUILT_IN) -> str:
     """``livecore/simulation/actions.py``: the groups of actions of a simulated player and of the
     studio's backend, as the clients name them."""
     modules = "livecore.{}.simulation"
-    player_imports, player_classes, player_bound = _classes("player", registered, "", "", modules)
-    server_imports, server_classes, server_bound = _classes("sim_server", registered, "", "", modules)
+    player_imports, player_classes, player_bound = _classes("player", registered, "", modules)
+    server_imports, server_classes, server_bound = _classes("sim_server", registered, "", modules)
     doc = (
         "The built-in areas' actions of a simulated player (``ada.gifts``) and of the studio's backend\n"
         "(``sim.server.wallet``), named as the typed clients name them; the simulation's\n"
@@ -425,10 +410,10 @@ def generated(registered: Sequence[Area] = areas.BUILT_IN) -> dict[Path, str]:
         ROOT / "livecore" / "transaction.py": transaction_module(registered),
         ROOT / "livecore" / "simulation" / "actions.py": actions_module(registered),
     }
-    for facade in CLIENTS:
-        path = ROOT / facade.path
+    for client in CLIENTS:
+        path = ROOT / client.path
         kept = path.read_text(encoding="utf-8").partition(MARK)[0] if path.exists() else ""
-        found[path] = kept + MARK + "\n" + client_module(facade, registered)
+        found[path] = kept + MARK + "\n" + client_module(client, registered)
     return found
 
 
