@@ -22,7 +22,8 @@ from livecore.scope import Scope
 
 
 class AttemptsTx(BoardsTx, HasWindows, HasAttempts, Protocol):
-    """The ports these commands and the steps added at :data:`FINISH` use."""
+    """The ports these commands use. A step added at :data:`FINISH` is handed the same transaction, which
+    holds every registered area's ports, and is typed against those of the area that adds it."""
 
 
 class FinishStep(Protocol):
