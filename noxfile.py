@@ -71,10 +71,12 @@ def screenshots(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def docs(session: nox.Session) -> None:
-    """Regenerate the generated tables of docs/reference from the declarations, the table of every
-    client method in docs/client.md, the areas' graph in docs/architecture.md and the example studio
-    area's page (--check: only compare)."""
+    """Regenerate the assembly's facades from the areas (python -m livecore.assembly), the generated
+    tables of docs/reference from the declarations, the table of every client method in docs/client.md,
+    the areas' graph in docs/architecture.md and the example studio area's page (--check: only
+    compare)."""
     session.install("-e", ".[dev]")
+    session.run("python", "-m", "livecore.assembly", *session.posargs)
     session.run("python", "-m", "livecore.api.reference", *session.posargs)
     session.run("python", "-m", "livecore.area_graph", *session.posargs)
     session.run("python", "-m", "livecore_client._method_table", *session.posargs)

@@ -124,8 +124,9 @@ class Area:
     - ``tables``: builds its tables in the in-memory store, once per store (``store.tables[<name>]``; a
       built-in area's, typed, ``store.tables_of(GuildTables)``);
     - ``ports``: the ports it adds to a transaction of the in-memory store (its server side declares the
-      SQL ones): a built-in area's are the transaction's attributes, as :class:`livecore.store.Transaction`
-      types them (``tx.guilds``); a studio's area's are reached as ``tx.ports.<name>``;
+      SQL ones): a built-in area's are the transaction's attributes, as
+      :class:`livecore.transaction.Transaction` types them (``tx.guilds``); a studio's area's are reached
+      as ``tx.ports.<name>``;
     - ``hooks``: an object of hook implementations (:mod:`livecore.hooks`), checks that run before and
       after built-in commands, in their transactions;
     - ``hookspecs``: the specifications of the checks other areas may add to its own commands (a class of

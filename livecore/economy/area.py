@@ -14,12 +14,12 @@ from livecore.economy.manifest import RESOURCES
 from livecore.economy.memory import EconomyTables, MemoryLedger
 from livecore.economy.rules import LEDGER_ENTRY_ID_PREFIX, fold_holdings
 from livecore.economy.season import SEASON
+from livecore.economy.store import HasLedger
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+def _merge(tx: HasLedger, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
     """The source's holdings add to the target's."""
     held = fold_holdings(tx.ledger.holdings(source.id), tx.ledger.holdings(target.id))
     tx.ledger.move(source.id, target.id, held)

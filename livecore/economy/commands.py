@@ -21,13 +21,16 @@ from livecore.economy.rules import (
     merged_parameters,
     resource,
 )
+from livecore.economy.store import HasLedger
 from livecore.economy.webhooks import balance_changed
 from livecore.games import Game, Resource, ResourceType
 from livecore.ids import new_id
 from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import Scope
-from livecore.store import HasGames, HasLedger, HasOutbox, HasPlayers
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class EconomyTx(HasLedger, HasOutbox, Protocol):

@@ -16,14 +16,14 @@ from livecore.friends.memory import FriendTables, MemoryFriendGraph
 from livecore.friends.rules import FRIEND_REQUEST_ID_PREFIX
 from livecore.friends.season import SEASON
 from livecore.friends.settings import FriendsSettings, PresenceSettings
+from livecore.friends.store import HasFriends
 from livecore.hot_routes import HOT
 from livecore.players import presence
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
+def _erase(tx: HasFriends, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """An erased player keeps no friend, request or block."""
     tx.friends.remove_player(player.id)
 

@@ -34,13 +34,15 @@ from livecore.friends.rules import (
     visible,
 )
 from livecore.friends.settings import FRIENDS_SETTINGS
+from livecore.friends.store import HasFriends
 from livecore.friends.webhooks import FriendRemoved, FriendRequestAccepted, FriendRequestSent
 from livecore.games import Game
 from livecore.ids import new_id
 from livecore.players.commands import get_player
 from livecore.players.rules import Player, PlayerCard
+from livecore.players.store import HasPlayers
 from livecore.scope import Scope
-from livecore.store import HasFriends, HasOutbox, HasPlayers
+from livecore.store.outbox import HasOutbox
 
 
 class FriendsTx(HasPlayers, HasFriends, HasOutbox, Protocol):

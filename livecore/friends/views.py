@@ -18,6 +18,7 @@ from livecore.api.parts import WIRE_PART, Part
 from livecore.api.views import Counterparty, Direction, display_view
 from livecore.contributions import Contribution, Point, served
 from livecore.economy.rules import SYSTEM_ITEMS, progression
+from livecore.economy.store import HasLedger
 from livecore.friends import api
 from livecore.friends import commands as cmd
 from livecore.friends.commands import FriendsTx
@@ -27,7 +28,7 @@ from livecore.games import Game
 from livecore.parts import PartKey
 from livecore.players.presence import PresenceOf
 from livecore.players.rules import Player, PlayerCard
-from livecore.store import HasGames, HasLedger
+from livecore.store.games import HasGames
 
 
 class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):

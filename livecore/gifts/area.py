@@ -20,19 +20,19 @@ from livecore.gifts.manifest import GIFT_RESOURCE_FIELDS, GIFTING
 from livecore.gifts.memory import GiftTables, MemoryGifts
 from livecore.gifts.season import SEASON
 from livecore.gifts.settings import GiftingSettings
+from livecore.gifts.store import HasGifts
 from livecore.grants.api import SDK_CLAIM_GRANT
 from livecore.grants.commands import DELIVERIES, Delivers
 from livecore.limits import duration
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+def _merge(tx: HasGifts, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
     tx.gifts.reassign(source.id, target)
 
 
-def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
+def _erase(tx: HasGifts, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """The messages go; the gifts name the anonymized row."""
     tx.gifts.clear_messages(player.id)
     tx.gifts.reassign(player.id, kept)

@@ -13,7 +13,9 @@ from livecore.commands import Runtime, emit
 from livecore.commands.reads import Reads
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason
+from livecore.economy.store import HasLedger
 from livecore.errors import LivecoreError
+from livecore.friends.store import HasFriends
 from livecore.games import Entry, Game
 from livecore.gifts import api
 from livecore.gifts.errors import GIFT_NOT_FOUND
@@ -35,13 +37,17 @@ from livecore.gifts.rules import (
     stats_window,
 )
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
+from livecore.gifts.store import HasGifts
 from livecore.gifts.webhooks import GiftClaimed, GiftSent
 from livecore.grants.commands import issue_grant, settle_loaded
 from livecore.grants.rules import Grant, GrantKind, GrantTrigger
+from livecore.grants.store import HasGrants
 from livecore.ids import new_uuid
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import Scope
-from livecore.store import HasFriends, HasGames, HasGifts, HasGrants, HasLedger, HasOutbox, HasPlayers
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 #: The sender's debit of a gift that costs it (``gift_cost``).
 GIFT_COST = Reason.own("gift_cost")

@@ -16,9 +16,11 @@ from livecore.gifts.commands import GiftsTx
 from livecore.gifts.reads import GiftClaimReads
 from livecore.gifts.rules import SendRequest, check_history_visible, max_amount, sendable
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
+from livecore.gifts.store import HasGifts
 from livecore.limits import ID
 from livecore.players.commands import get_player, load_game
-from livecore.store import HasGames, HasGifts, HasPlayers
+from livecore.players.store import HasPlayers
+from livecore.store.games import HasGames
 
 
 class HistoryTx(HasGames, HasPlayers, HasGifts, Protocol):

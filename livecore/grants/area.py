@@ -15,17 +15,17 @@ from livecore.grants.handlers import HANDLERS
 from livecore.grants.hooks import GrantSpecs
 from livecore.grants.memory import GrantTables, MemoryGrants
 from livecore.grants.season import EXPIRY_JOB, SEASON
+from livecore.grants.store import HasGrants
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _expiring(tx: Transaction, rt: Runtime) -> list[Task]:
+def _expiring(tx: object, rt: Runtime) -> list[Task]:
     return [Task("grants", None, until_false(lambda tx: expire_grants(tx, rt) == SWEEP_BATCH))]
 
 
-def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+def _move_records(tx: HasGrants, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's grants become ``to``'s."""
     tx.grants.reassign(player.id, to)
 

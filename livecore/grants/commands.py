@@ -17,6 +17,7 @@ from livecore.commands.actor import check_actor
 from livecore.contributions import Point
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
+from livecore.economy.store import HasLedger
 from livecore.errors import LivecoreError
 from livecore.grants.errors import GRANT_NOT_FOUND
 from livecore.grants.rules import (
@@ -29,13 +30,16 @@ from livecore.grants.rules import (
     validate_entries,
     validate_expiry,
 )
+from livecore.grants.store import HasGrants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.ids import new_uuid
 from livecore.limits import FREE_FORM, FREE_TEXT
 from livecore.players.commands import first_contact, load_game
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasGames, HasGrants, HasLedger, HasOutbox, HasPlayers
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class GrantsTx(HasGames, HasPlayers, HasLedger, HasGrants, HasOutbox, Protocol):

@@ -11,6 +11,7 @@ from livecore.guilds import api, samples, webhooks
 from livecore.guilds.commands import (
     GUILD_CREATE_COST,
     GUILD_HELP_DONATION,
+    GuildsTx,
     erase_guilds,
     hand_on_inactive,
     merge_guilds,
@@ -30,10 +31,10 @@ from livecore.guilds.rules import (
 from livecore.guilds.season import SEASON
 from livecore.guilds.settings import GUILD_SETTINGS
 from livecore.schedule import Job, Step, Task
-from livecore.store import Transaction
+from livecore.store.games import HasGames
 
 
-def _succession(tx: Transaction, rt: Runtime) -> list[Task]:
+def _succession(tx: HasGames, rt: Runtime) -> list[Task]:
     """Each game with guilds: its inactive leaders hand on, a batch a step (the step's cursor is the last
     stint it looked at)."""
     return [
@@ -44,7 +45,7 @@ def _succession(tx: Transaction, rt: Runtime) -> list[Task]:
 
 
 def _hand_on(rt: Runtime, game_id: str) -> Step:
-    def step(tx: Transaction, after: str | None) -> str | None:
+    def step(tx: GuildsTx, after: str | None) -> str | None:
         return hand_on_inactive(tx, rt, game_id, after)
 
     return step

@@ -82,6 +82,7 @@ from livecore.guilds.rules import (
     successor,
 )
 from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings
+from livecore.guilds.store import HasGuildHelp, HasGuilds
 from livecore.guilds.webhooks import (
     GuildCreated,
     GuildDisbanded,
@@ -98,7 +99,6 @@ from livecore.limits import ID, OFFSET
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import HasGuildHelp, HasGuilds
 
 HELP_SOURCE_KIND = "guild_help"
 HELP_REWARD_SOURCE_KIND = "guild_help_reward"

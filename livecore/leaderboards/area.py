@@ -14,13 +14,13 @@ from livecore.leaderboards.manifest import LEADERBOARDS
 from livecore.leaderboards.memory import LeaderboardTables, MemoryLeaderboards
 from livecore.leaderboards.rules import DIVISION_ID_PREFIX, PERIOD_ID_PREFIX
 from livecore.leaderboards.season import SEASON
+from livecore.leaderboards.store import HasLeaderboards
 from livecore.limits import PAGE
 from livecore.live_events import boards
 from livecore.live_events.commands.attempts import FINISH
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 DUE_BATCH = 100  # due periods read at once; each then rolls over on its own
 
@@ -31,11 +31,11 @@ def rollover(rt: Runtime, game_id: str, period_id: str) -> Task:
     return Task(period_id, game_id, until_false(lambda tx: not rollover_step(tx, rt, game_id, period_id)))
 
 
-def _rolling(tx: Transaction, rt: Runtime) -> list[Task]:
+def _rolling(tx: HasLeaderboards, rt: Runtime) -> list[Task]:
     return [rollover(rt, p.game_id, p.id) for p in periods_due(tx, rt, DUE_BATCH)]
 
 
-def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+def _merge(tx: HasLeaderboards, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
     merge_entries(tx, source.id, target)
 
 

@@ -36,6 +36,7 @@ from livecore.leaderboards.rules import (
     tier_after,
 )
 from livecore.leaderboards.settings import LEADERBOARD_SETTINGS, Divisions, LeaderboardSettings, Period
+from livecore.leaderboards.store import HasLeaderboards
 from livecore.leaderboards.webhooks import PeriodEntry, PeriodFinalized
 from livecore.limits import ID, PAGE
 from livecore.live_events.attempts import Attempt
@@ -57,8 +58,9 @@ from livecore.live_events.settings import EventSettings
 from livecore.players.commands import find_player, first_contact, load_game
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasGames, HasLeaderboards, HasPlayers
+from livecore.store.games import HasGames
 
 RANK_SOURCE_KIND = "leaderboard_rank"
 # Entries paid and moved per rollover step: a step holds its game's writes (and, on SQLite, the whole

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import partial
+from typing import Protocol
 
 from livecore import events
 from livecore.area import Area
@@ -12,6 +13,7 @@ from livecore.limits import PAGE, duration
 from livecore.live_events import api, attempts, boards, samples, webhooks
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
+    LiveEventsTx,
     close_window,
     due_windows,
     expire_attempts,
@@ -35,29 +37,35 @@ from livecore.live_events.rules import (
     WINDOW_ID_PREFIX,
 )
 from livecore.live_events.season import SEASON
+from livecore.live_events.store.attempts import HasAttempts
+from livecore.live_events.store.boards import HasBoards
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once, until_false
 from livecore.scope import Scope
-from livecore.store import Transaction
+
+
+class MergeTx(HasAttempts, HasBoards, Protocol):
+    """The ports a merge moves the source's attempts and board entries through."""
+
 
 CLOSE_BATCH = 100  # due windows read at once; each then closes in its own transaction
 
 
-def _closing(tx: Transaction, rt: Runtime) -> list[Task]:
+def _closing(tx: LiveEventsTx, rt: Runtime) -> list[Task]:
     return [
         Task(w.id, w.game_id, once(partial(close_window, rt=rt, window_id_=w.id, game_id=w.game_id)))
         for w in due_windows(tx, rt, CLOSE_BATCH)
     ]
 
 
-def _opening(tx: Transaction, rt: Runtime) -> list[Task]:
+def _opening(tx: LiveEventsTx, rt: Runtime) -> list[Task]:
     due = next_opening(tx, rt)
     if due is None or due > rt.clock.now():
         return []
     return [Task("windows", None, once(lambda tx: open_due_windows(tx, rt)))]
 
 
-def _expiring(tx: Transaction, rt: Runtime) -> list[Task]:
+def _expiring(tx: LiveEventsTx, rt: Runtime) -> list[Task]:
     due = next_expiry(tx)
     if due is None or due > rt.clock.now():
         return []
@@ -72,7 +80,7 @@ JOBS = (
 )
 
 
-def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
+def _merge(tx: MergeTx, rt: Runtime, scope: Scope, source: Player, target: Player) -> None:
     """Attempts keep their ids, numbers and states (the target may so hold more attempts in a window than
     max_attempts, or two in progress: its next start then waits for both to end); the target keeps the
     better of two entries on one board."""
@@ -80,7 +88,7 @@ def _merge(tx: Transaction, rt: Runtime, scope: Scope, source: Player, target: P
     merge_entries(tx, source.id, target)
 
 
-def _erase(tx: Transaction, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
+def _erase(tx: HasAttempts, rt: Runtime, scope: Scope, player: Player, kept: Player) -> None:
     """Attempts name the anonymized row; board entries name the row already, so they stay on their
     boards and show its anonymized identity."""
     tx.attempts.reassign(player.id, kept)

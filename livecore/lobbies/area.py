@@ -24,13 +24,13 @@ from livecore.lobbies.manifest import LOBBY, SUDDEN_DEATH
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
 from livecore.lobbies.season import SEASON
+from livecore.lobbies.store import HasLobbies
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _filling(tx: Transaction, rt: Runtime) -> list[Task]:
+def _filling(tx: HasLobbies, rt: Runtime) -> list[Task]:
     """Forming lobbies whose ``fill_by`` has come: each starts in a step of its own."""
     return [
         Task(
@@ -42,7 +42,7 @@ def _filling(tx: Transaction, rt: Runtime) -> list[Task]:
     ]
 
 
-def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+def _move_records(tx: HasLobbies, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's lobby seats become ``to``'s (one seat per window: where both
     sat, the target keeps its own, with its attempt and entry)."""
     tx.lobbies.reassign(player.id, to)

@@ -5,10 +5,12 @@ computed at read time and never stored (a bot's line: :func:`livecore.lobbies.ru
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from livecore.live_events.boards import Board, BoardEntry, Contender
 from livecore.live_events.commands.boards import ReadTx
 from livecore.lobbies.rules import Lobby, Seat, bot_reached
+from livecore.lobbies.store import HasLobbies
 
 
 def bot_contender(seat: Seat) -> Contender:
@@ -27,7 +29,11 @@ def bot_entry(seat: Seat, board: Board, lobby: Lobby, now: datetime) -> BoardEnt
     return BoardEntry(board.id, seat.seat_id, score, reached_at, seat.seat_id)
 
 
-def lobby_rows(tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
+class RowsTx(ReadTx, HasLobbies, Protocol):
+    """What reading a lobby's board needs."""
+
+
+def lobby_rows(tx: RowsTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]:
     """A lobby board's whole list at ``now``: its players' stored entries and its bots' (none before the
     lobby starts), in no particular order."""
     assert board.lobby_id is not None

@@ -51,6 +51,7 @@ from livecore.lobbies.settings import (
     Resolution,
     SuddenDeath,
 )
+from livecore.lobbies.store import HasLobbies
 from livecore.lobbies.webhooks import (
     LobbyBotFilled,
     LobbyClosed,
@@ -64,7 +65,6 @@ from livecore.lobbies.webhooks import (
 from livecore.players.commands import find_player, first_contact, load_game
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasLobbies
 
 FILL_BATCH = 100  # lobbies read at once by the fill_by sweep; each is then promoted in its own step
 

@@ -20,7 +20,9 @@ from livecore.memory.games import MemoryGames
 from livecore.memory.idempotency import MemoryIdempotency
 from livecore.memory.journal import Journal
 from livecore.memory.outbox import MemoryOutbox
-from livecore.store import Transaction
+from livecore.store.games import HasGames
+from livecore.store.idempotency import HasIdempotency
+from livecore.store.outbox import HasOutbox
 
 T = TypeVar("T")
 
@@ -47,7 +49,7 @@ class MemoryStore:
         self.tables: dict[str, Any] = {a.name: a.tables() for a in every if a.tables is not None}
         self._kinds: dict[type, Any] = {type(t): t for t in self.tables.values()}
         # A transaction's ports, by its attribute: every area's (tx.<name>, the built-in ones' as
-        # livecore.store.Transaction types them, a studio's by its own protocol), also reached as
+        # livecore.transaction.Transaction types them, a studio's by its own protocol), also reached as
         # tx.ports.<name>.
         declared = [(n, f) for a in every for n, f in a.ports.items()]
         self.area_ports: frozenset[str] = frozenset(n for n, _ in declared)
@@ -97,9 +99,11 @@ class MemoryStore:
         return _Transaction(self)
 
 
-class MemoryTransaction(Transaction, HasPorts, Protocol):
-    """What ``store.transaction()`` opens: every port of :class:`livecore.store.Transaction`, the ports of
-    a studio's areas (``tx.ports``), and the undo journal they write through."""
+class MemoryTransaction(HasGames, HasOutbox, HasIdempotency, HasPorts, Protocol):
+    """What ``store.transaction()`` opens: the shared ports, every registered area's (``tx.gifts``, also
+    ``tx.ports.gifts``), and the undo journal they write through. A type checker sees the shared ones:
+    every area's at once is the assembly's :class:`livecore.transaction.Transaction`, which names every
+    area, so the code that builds on an area types its transaction against the ports it uses."""
 
     @property
     def journal(self) -> Journal: ...
@@ -113,7 +117,7 @@ class _MemoryTransaction:
 
     mypy cannot follow attributes made from the areas' declarations: each area's memory module has mypy
     check its port class against its protocol, and tests/core/test_memory_store.py checks that a
-    transaction opens every port :class:`livecore.store.Transaction` declares, of that protocol."""
+    transaction opens every port :class:`livecore.transaction.Transaction` declares, of that protocol."""
 
     def __init__(self, store: MemoryStore) -> None:
         self._store = store

@@ -10,10 +10,21 @@ from typing import Protocol
 
 import attrs
 
+from livecore.economy.store import HasLedger
 from livecore.events import DomainEvent
+from livecore.friends.store import HasFriends
+from livecore.grants.store import HasGrants
+from livecore.live_events.store.attempts import HasAttempts
+from livecore.live_events.store.boards import HasBoards
+from livecore.live_events.store.windows import HasWindows
+from livecore.lobbies.store import HasLobbies
 from livecore.operators.rules import AuditEntry, Role
+from livecore.player_tools.store.erasures import HasErasures
+from livecore.player_tools.store.merges import HasMerges
+from livecore.players.store import HasPlayers
+from livecore.purchases.store import HasPurchases
 from livecore.scope import Environment, Permission
-from livecore.store import Transaction
+from livecore.store.games import HasGames
 from livecore.store.outbox import Outbox
 from livecore.webhooks.delivery import Delivery, DeliveryStatus, Endpoint
 
@@ -215,8 +226,22 @@ class SampleOutbox(Outbox, Protocol):
         ...
 
 
-class OperatorsTx(Transaction, Protocol):
-    """What the operator routes reach: every core port, and the operators' own."""
+class OperatorsTx(
+    HasGames,
+    HasPlayers,
+    HasLedger,
+    HasGrants,
+    HasFriends,
+    HasPurchases,
+    HasWindows,
+    HasAttempts,
+    HasBoards,
+    HasLobbies,
+    HasMerges,
+    HasErasures,
+    Protocol,
+):
+    """What the operator routes reach: the ports of the areas they build on, and the operators' own."""
 
     @property
     def audit(self) -> AuditLog: ...

@@ -5,6 +5,8 @@ flag and export of a player. The merge's and the erasure's are the server's
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
 from livecore.api.views import anonymized_view, display_view
@@ -14,37 +16,43 @@ from livecore.live_events.api import AttemptView
 from livecore.lobbies.views import lobby_views
 from livecore.player_tools import api
 from livecore.player_tools.commands import moderation
-from livecore.player_tools.views import player_profile
+from livecore.player_tools.commands.moderation import ModerationTx
+from livecore.player_tools.views import ProfileTx, player_profile
 from livecore.players.commands import get_player, load_game
 from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
 from livecore.purchases.api import PurchaseView
-from livecore.store import Transaction
+from livecore.purchases.store import HasPurchases
+
+
+class ToolsTx(ProfileTx, ModerationTx, HasPurchases, Protocol):
+    """The ports the player tools' routes read: a player's records in each area it builds on."""
+
 
 EXPORT_LIMIT = 1_000
 
 
-def _player(request: AnyRequest, tx: Transaction) -> Player:
+def _player(request: AnyRequest, tx: ToolsTx) -> Player:
     return get_player(tx, request.scope, request.external_id)
 
 
-def _record(request: AnyRequest, tx: Transaction) -> Player:
+def _record(request: AnyRequest, tx: ToolsTx) -> Player:
     """Reads also show a retired (merged or erased) row by its placeholder id."""
     return get_player(tx, request.scope, request.external_id, retired=True)
 
 
-def profile(request: Request[None, api.ProfileQuery], tx: Transaction) -> api.PlayerProfileResponse:
+def profile(request: Request[None, api.ProfileQuery], tx: ToolsTx) -> api.PlayerProfileResponse:
     return player_profile(
         tx, request.scope, _record(request, tx), request.query.limit, request.rt.clock.now()
     )
 
 
-def ban(request: Request[api.BanRequest, None], tx: Transaction) -> api.BanPlayerResponse:
+def ban(request: Request[api.BanRequest, None], tx: ToolsTx) -> api.BanPlayerResponse:
     done = moderation.ban_player(tx, request.rt, request.scope, _player(request, tx), request.body.reason)
     return api.BanPlayerResponse.of(done)
 
 
-def unban(request: Request[None, None], tx: Transaction) -> api.BanPlayerResponse:
+def unban(request: Request[None, None], tx: ToolsTx) -> api.BanPlayerResponse:
     done = moderation.unban_player(tx, request.rt, request.scope, _player(request, tx))
     return api.BanPlayerResponse.of(done)
 
@@ -59,18 +67,18 @@ def _debug_view(applied: bool, p: Player) -> api.DebugPlayerResponse:
     )
 
 
-def set_debug(request: Request[api.DebugRequest | None, None], tx: Transaction) -> api.DebugPlayerResponse:
+def set_debug(request: Request[api.DebugRequest | None, None], tx: ToolsTx) -> api.DebugPlayerResponse:
     body = request.body or api.DebugRequest()
     done = moderation.set_debug(tx, request.rt, _player(request, tx), body.reason)
     return _debug_view(done.applied, done.player)
 
 
-def clear_debug(request: Request[None, None], tx: Transaction) -> api.DebugPlayerResponse:
+def clear_debug(request: Request[None, None], tx: ToolsTx) -> api.DebugPlayerResponse:
     done = moderation.clear_debug(tx, _player(request, tx))
     return _debug_view(done.applied, done.player)
 
 
-def export(request: Request[None, None], tx: Transaction) -> api.ExportPlayerResponse:
+def export(request: Request[None, None], tx: ToolsTx) -> api.ExportPlayerResponse:
     player = _record(request, tx)
     now = request.rt.clock.now()
     settings = load_game(tx, request.scope).settings

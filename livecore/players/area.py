@@ -18,10 +18,9 @@ from livecore.players.memory import MemoryPlayers, PlayerTables
 from livecore.players.rules import PLAYER_ID_PREFIX
 from livecore.players.season import SEASON
 from livecore.schedule import Job, Task, once
-from livecore.store import Transaction
 
 
-def _streaks(tx: Transaction, rt: Runtime) -> list[Task]:
+def _streaks(tx: object, rt: Runtime) -> list[Task]:
     return [Task("streaks", None, once(lambda tx: sweep_streaks(tx, rt)))]
 
 

@@ -35,9 +35,11 @@ from livecore.players.rules import (
     record_activity,
     streak_cutoff,
 )
+from livecore.players.store import HasPlayers
 from livecore.players.webhooks import PlayerRegistered, PlayerSecretRotated, PlayerSecretSet
 from livecore.scope import Scope
-from livecore.store import HasGames, HasOutbox, HasPlayers
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class PlayersTx(HasGames, HasPlayers, HasOutbox, Protocol):

@@ -14,11 +14,11 @@ from livecore.purchases.errors import CODES
 from livecore.purchases.handlers import HANDLERS
 from livecore.purchases.memory import MemoryPurchases, PurchaseTables
 from livecore.purchases.rules import PURCHASE_ID_PREFIX
+from livecore.purchases.store import HasPurchases
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
-def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+def _move_records(tx: HasPurchases, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's purchases become ``to``'s."""
     tx.purchases.reassign(player.id, to)
 

@@ -22,9 +22,11 @@ from livecore.purchases.rules import (
     upgrades,
     usd_rate,
 )
+from livecore.purchases.store import HasPurchases
 from livecore.purchases.webhooks import PurchaseTracked
 from livecore.scope import Scope
-from livecore.store import HasGames, HasOutbox, HasPurchases
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class PurchasesTx(HasGames, HasPurchases, HasOutbox, Protocol):

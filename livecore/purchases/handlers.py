@@ -17,6 +17,7 @@ from livecore.errors import invalid_request
 from livecore.limits import MOMENT
 from livecore.players.commands import get_player
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.purchases import api
 from livecore.purchases import commands as cmd
 from livecore.purchases.rules import (
@@ -26,12 +27,9 @@ from livecore.purchases.rules import (
     check_windows,
     window_start,
 )
-from livecore.store import (
-    HasGames,
-    HasOutbox,
-    HasPlayers,
-    HasPurchases,
-)
+from livecore.purchases.store import HasPurchases
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class Tx(HasGames, HasPlayers, HasPurchases, HasOutbox, Protocol):

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from livecore.commands import Runtime
     from livecore.games import Game
     from livecore.memory import MemoryStore
-    from livecore.memory.store import MemoryTransaction
     from livecore.scope import Scope
 
 T = TypeVar("T")
@@ -56,8 +55,10 @@ class World(Protocol):
         """How the ids in a route's path are checked, with the areas' record ids."""
         ...
 
-    def run(self, op: Callable[[MemoryTransaction], T]) -> T:
-        """``op`` in one transaction; a refusal raised as the client's exception class."""
+    def run(self, op: Callable[[Any], T]) -> T:
+        """``op`` in one transaction (a :class:`~livecore.memory.MemoryTransaction` with the ports of every
+        area the simulation plays, which ``op`` types against those it uses); a refusal raised as the
+        client's exception class."""
         ...
 
 
@@ -80,7 +81,7 @@ class Handle(Protocol):
 
     def act(
         self,
-        op: Callable[[MemoryTransaction, Any], T],
+        op: Callable[[Any, Any], T],
         *,
         write: bool = False,
         route: Route | None = None,

@@ -1,16 +1,17 @@
-"""The simulation's face, the one module of :mod:`livecore.simulation` that names the built-in areas:
-:class:`Simulation` (the engine of :mod:`livecore.simulation.world` with its players, the studio's backend
-and the client's reads), :class:`SimPlayer` and :class:`SimServer`, each holding the areas' actions named as
-the typed client names them (``ada.gifts.send(...)`` for ``sdk.gifts.send("ada", ...)``), without the
-external id, the player secret or an idempotency key, which the handle holds or a simulation does not
-need. An area's actions (``livecore/<area>/simulation.py``) see a player and a simulation only as
-:mod:`livecore.simulation.handle` describes them."""
+"""The simulation's face: :class:`Simulation` (the engine of :mod:`livecore.simulation.world` with its
+players, the studio's backend and the client's reads), :class:`SimPlayer` and :class:`SimServer`, each
+holding the areas' actions (:mod:`livecore.simulation.actions`, generated from the areas) named as the
+typed client names them (``ada.gifts.send(...)`` for ``sdk.gifts.send("ada", ...)``), without the external
+id, the player secret or an idempotency key, which the handle holds or a simulation does not need. With
+the actions, the modules of :mod:`livecore.simulation` that name the built-in areas: the assembly's
+(docs/architecture.md, "The assembly"). An area's actions (``livecore/<area>/simulation.py``) see a player
+and a simulation only as :mod:`livecore.simulation.handle` describes them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -18,59 +19,37 @@ from livecore.api.call import Call
 from livecore.api.route import Route
 from livecore.area import Area
 from livecore.commands.actor import admit, check_actor
-from livecore.crates.simulation import CrateGrants
 from livecore.economy.api import InventoryResponse, WalletResponse
-from livecore.economy.simulation import Inventory, ServerWallet, Wallet
 from livecore.exceptions import LivecoreAPIError
-from livecore.friends.simulation import Friends, Presence
-from livecore.gifts.simulation import Gifts
-from livecore.grants import simulation as grants
-from livecore.grants.simulation import ServerGrants
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
 from livecore.guilds.rules import DEFAULT_PAGE_LIMIT
-from livecore.guilds.simulation import GuildReads, Guilds, ServerGuilds
+from livecore.guilds.simulation import GuildReads
 from livecore.leaderboards.api import LeaderboardResponse
-from livecore.leaderboards.simulation import LeaderboardReads, ServerLeaderboards
-from livecore.live_events import simulation as live_events
+from livecore.leaderboards.simulation import LeaderboardReads
 from livecore.live_events.api import BoardResponse
-from livecore.live_events.simulation import BoardReads, ServerLiveEvents
+from livecore.live_events.simulation import BoardReads
 from livecore.lobbies.api import LobbyResponse
-from livecore.lobbies.simulation import LobbyReads, LobbyStart, ServerLobbies
+from livecore.lobbies.simulation import LobbyReads
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
-from livecore.player_tools.simulation import ServerPlayerTools
-from livecore.players import simulation as players
 from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
 from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.players.rules import Player, seen_is_due
-from livecore.players.simulation import Players
-from livecore.purchases.simulation import Purchases, ServerPurchases
 from livecore.scope import Environment
+from livecore.simulation.actions import PlayerActions, ServerActions
 from livecore.simulation.calls import read, send
 from livecore.simulation.world import DEFAULT_START, BaseSimulation
-from livecore.system.simulation import ServerSystem
-from livecore.teams.simulation import ServerTeams, Teams
+from livecore.transaction import Transaction
 
 T = TypeVar("T")
 
 
-# A group one area adds actions to is composed here of each area's part, as the clients compose their
-# resources (livecore_client.sdk), the added part first among the bases.
-class Grants(CrateGrants, grants.Grants):
-    """``player.grants``: the player's pending grants, and opening a crate grant (the crates')."""
+class SimTransaction(MemoryTransaction, Transaction, Protocol):
+    """A simulation's transaction: every built-in port, over the memory store."""
 
 
-class LiveEvents(LobbyStart, live_events.LiveEvents):
-    """``player.live_events``: the events' actions, and the start, which seats the player in a lobby
-    first on a lobby event (the lobbies')."""
-
-
-class ServerPlayers(ServerPlayerTools, players.ServerPlayers):
-    """``sim.server.players``: the players area's actions and the player tools'."""
-
-
-class SimPlayer(str):
+class SimPlayer(str, PlayerActions):
     """One player of a :class:`Simulation`, registered as it is made (the SDK's register:
     ``player.registered`` and the first-contact rules). ``id`` is its player id, ``external_id`` the
     studio's id for it. It is a :class:`~livecore.simulation.handle.Handle`: what the areas' actions act
@@ -106,17 +85,7 @@ class SimPlayer(str):
         )
         self.id = registered.player.id
         self.secret = registered.secret
-        self.friends = Friends(self)
-        self.presence = Presence(self)
-        self.gifts = Gifts(self)
-        self.grants = Grants(self)
-        self.wallet = Wallet(self)
-        self.inventory = Inventory(self)
-        self.live_events = LiveEvents(self)
-        self.guilds = Guilds(self)
-        self.teams = Teams(self)
-        self.purchases = Purchases(self)
-        self.players = Players(self)
+        self._hold_actions(self)
 
     @property
     def player_secret(self) -> str:
@@ -129,7 +98,7 @@ class SimPlayer(str):
 
     def act(
         self,
-        op: Callable[[MemoryTransaction, Player], T],
+        op: Callable[[SimTransaction, Player], T],
         *,
         write: bool = False,
         route: Route | None = None,
@@ -141,7 +110,7 @@ class SimPlayer(str):
         sim = self.sim
         seen: list[Player] = []
 
-        def run(tx: MemoryTransaction) -> T:
+        def run(tx: SimTransaction) -> T:
             me = authenticate(tx, sim.rt, sim.scope, self.external_id, secret or self.secret)
             now = sim.clock.now()
             # The server moves lastSeenAt on any authenticated client request, refused or not, at most
@@ -172,20 +141,11 @@ class SimPlayer(str):
         return _actions(self, sim, name, "player_actions")
 
 
-class SimServer:
+class SimServer(ServerActions):
     """``sim.server``: the studio's backend."""
 
     def __init__(self, sim: Simulation) -> None:
-        self.system = ServerSystem(sim)
-        self.wallet = ServerWallet(sim)
-        self.grants = ServerGrants(sim)
-        self.leaderboards = ServerLeaderboards(sim)
-        self.live_events = ServerLiveEvents(sim)
-        self.lobbies = ServerLobbies(sim)
-        self.teams = ServerTeams(sim)
-        self.guilds = ServerGuilds(sim)
-        self.purchases = ServerPurchases(sim)
-        self.players = ServerPlayers(sim)
+        self._hold_actions(sim)
         self._sim = sim
 
     def __getattr__(self, name: str) -> Any:

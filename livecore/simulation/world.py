@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from livecore import areas as core_areas
 from livecore.api.request import PathIds
@@ -34,7 +34,6 @@ from livecore.hashing import KeyedHasher
 from livecore.ids import Prefix, new_id
 from livecore.manifest import Manifest, parse_manifest
 from livecore.memory import MemoryStore
-from livecore.memory.store import MemoryTransaction
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule
 from livecore.scope import Actor, Environment, Scope
@@ -225,10 +224,11 @@ class BaseSimulation:
 
     # --- running commands ------------------------------------------------------------------------
 
-    def run(self, op: Callable[[MemoryTransaction], T]) -> T:
+    def run(self, op: Callable[[Any], T]) -> T:
         """``op`` in one transaction, as a request runs on the server: everything it writes, webhook
         events included, commits together, or nothing does and its refusal is raised as the client's
-        exception class for the code."""
+        exception class for the code. The transaction (a :class:`~livecore.memory.MemoryTransaction`)
+        holds the ports of every area played; ``op`` is typed against those it uses, as a command is."""
         with self._translated(), self.store.transaction() as tx:
             return op(tx)
 

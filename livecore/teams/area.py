@@ -7,7 +7,6 @@ from livecore.commands import Runtime
 from livecore.live_events.commands.steps import CLOSE, SCORE
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import Transaction
 from livecore.teams import api, samples, webhooks
 from livecore.teams.commands import contribute, finalize_teams
 from livecore.teams.errors import CODES, INVITE_NOT_FOUND
@@ -16,9 +15,10 @@ from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.season import SEASON
+from livecore.teams.store import HasTeams
 
 
-def _move_records(tx: Transaction, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
+def _move_records(tx: HasTeams, rt: Runtime, scope: Scope, player: Player, to: Player) -> None:
     """A merge or an erasure: the player's team seats and partner invites become ``to``'s (one seat per
     window: where both sit on a team, the target keeps its own)."""
     tx.teams.reassign(player.id, to)

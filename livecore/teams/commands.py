@@ -17,6 +17,7 @@ import attrs
 
 from livecore.commands import Runtime, emit
 from livecore.errors import LivecoreError, invalid_request
+from livecore.friends.store import HasFriends
 from livecore.games import Game
 from livecore.grants.commands import issue_grant
 from livecore.grants.rank_rewards import Placing, pay_rank_rewards
@@ -39,7 +40,6 @@ from livecore.players.commands import find_player, load_game
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
 from livecore.scope import Environment, Scope
-from livecore.store import HasFriends, HasTeams
 from livecore.teams.errors import INVITE_EXPIRED, TEAM_NOT_FOUND
 from livecore.teams.rules import (
     PartnerInvite,
@@ -64,6 +64,7 @@ from livecore.teams.rules import (
     window_candidates,
 )
 from livecore.teams.settings import TEAM_SETTINGS, Formation, TeamSettings
+from livecore.teams.store import HasTeams
 from livecore.teams.webhooks import (
     EventTeamFinalized,
     EventTeamFormed,

@@ -15,7 +15,7 @@ from psycopg import Pipeline
 
 from livecore.commands.reads import Reads
 from livecore.games import Game
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 from livecore_server.storage.postgres_batches import BATCHED_TABLES, together
 from livecore_server.storage.read_ahead import Prefetched
 from livecore_server.storage.sql import OpenedPorts, open_ports

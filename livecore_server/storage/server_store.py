@@ -4,7 +4,7 @@ Two implementations: :class:`~livecore_server.storage.sqlite.SqliteStore` (embed
 process, commands on the event loop with group commit) and
 :class:`~livecore_server.storage.postgres.PostgresStore` (several processes on one database, commands on
 worker threads). Handlers and workers see only this protocol and :class:`ServerTransaction`: the core's
-ports (:class:`livecore.store.Transaction`) and the server's own.
+ports (:class:`livecore.transaction.Transaction`) and the server's own.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from livecore.area import Ports
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 from livecore_server.storage.sql.idempotency import SqlIdempotency
 from livecore_server.storage.sql.keys import SqlKeys
 from livecore_server.storage.sql.manifest import SqlManifest

@@ -43,8 +43,8 @@ from livecore.purchases import commands as purchases_cmd
 from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.store import Transaction
 from livecore.teams import commands as teams_cmd
+from livecore.transaction import Transaction
 from tests.core.test_gifts_rules import PLATFORM
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

@@ -2,7 +2,9 @@
 each other"): the registry refuses a graph that is not one; an area's packages (``livecore/<area>/``,
 ``livecore_server/<area>/``, ``livecore_client/resources/<area>.py``) import another area's only if it builds
 on it, directly or through the areas it builds on, every import counted (type-only and deferred ones too),
-so no two areas import each other; the names of an area are defined in its own packages; and the
+so no two areas import each other, an import of a shared module counting as importing every area that
+module reaches; the assembly (:data:`ASSEMBLY`) is the one top layer, which nothing else imports, and its
+generated facades are not stale; the names of an area are defined in its own packages; and the
 architecture page draws the declared graph."""
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from livecore import area_graph, areas
+from livecore import area_graph, areas, assembly
 from livecore.area import Area
 from tests.core.test_layering import ROOT, _imports, _modules
 
@@ -34,11 +36,71 @@ def _area(module: str) -> str | None:
     return None
 
 
+#: The assembly: the one top layer, the modules that list every area by design (docs/architecture.md, "The
+#: assembly"): the registry, the all-ports transaction, the webhook kinds and
+#: samples, the server's served areas, the clients' facades, errors, models and webhooks, the simulation's
+#: player and actions, and the generator of the facades. Nothing else imports them.
+ASSEMBLY = {
+    "livecore.areas",
+    "livecore.assembly",
+    "livecore.transaction",
+    "livecore.webhooks.kinds",
+    "livecore.webhooks.samples",
+    "livecore.simulation.player",
+    "livecore.simulation.actions",
+    "livecore_server.areas",
+    "livecore_client",
+    "livecore_client.sdk",
+    "livecore_client.server",
+    "livecore_client.admin",
+    "livecore_client.models",
+    "livecore_client.errors",
+    "livecore_client.webhooks",
+}
+#: The files of the assembly, for the tests that read paths.
+FACADES = {"/".join(name.split(".")) + ("/__init__.py" if "." not in name else ".py") for name in ASSEMBLY}
+
+
 @functools.cache
-def _reaches() -> dict[str, dict[str, list[str]]]:
+def _graph() -> dict[str, set[str]]:
+    """Every module of the three packages with the modules of them it imports, every import counted."""
+    modules = _modules("livecore", "livecore_server", "livecore_client")
+    return {
+        name: {m for m in _imports(path, type_only=True, deferred=True) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+
+
+@functools.cache
+def _through_shared(module: str) -> dict[str, tuple[str, ...]]:
+    """The areas a shared module reaches through the shared modules it imports, each with the first path
+    found (``livecore.x -> livecore.y -> livecore.gifts.rules``). The walk stops at an area's module and at
+    the assembly's, which :func:`test_nothing_outside_the_assembly_imports_it` reports on its own."""
+    graph = _graph()
+    found: dict[str, tuple[str, ...]] = {}
+    seen = {module}
+    todo = [(module,)]
+    while todo:
+        path = todo.pop(0)
+        for imported in sorted(graph.get(path[-1], ())):
+            if imported in seen or imported in ASSEMBLY:
+                continue
+            seen.add(imported)
+            area = _area(imported)
+            if area is not None:
+                found.setdefault(area, (*path, imported))
+            else:
+                todo.append((*path, imported))
+    return found
+
+
+@functools.cache
+def _reaches(through_shared: bool = False) -> dict[str, dict[str, list[str]]]:
     """For each area, the other areas its packages import, each with the importing files and the modules
-    they import (``livecore/gifts/rules.py -> livecore.crates.rules``, not each name imported from it).
-    Read once per run: every area's test reads it."""
+    they import (``livecore/gifts/rules.py -> livecore.crates.rules``, not each name imported from it);
+    ``through_shared``: the other areas reached instead through a shared module they import, each with the
+    way (``livecore/gifts/rules.py -> livecore.shared -> livecore.crates.rules``). Read once per run:
+    every area's test reads it."""
     found: dict[str, dict[str, list[str]]] = {name: defaultdict(list) for name in PACKAGED}
     for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
         own = _area(name)
@@ -48,7 +110,12 @@ def _reaches() -> dict[str, dict[str, list[str]]]:
         for module in sorted(imported):
             other = _area(module)
             if other is not None and other != own and module.rpartition(".")[0] not in imported:
-                found[own][other].append(f"{path.relative_to(ROOT)} -> {module}")
+                if not through_shared:
+                    found[own][other].append(f"{path.relative_to(ROOT)} -> {module}")
+            elif through_shared and other is None and module in _graph() and module not in ASSEMBLY:
+                for area, way in sorted(_through_shared(module).items()):
+                    if area != own:
+                        found[own][area].append(f"{path.relative_to(ROOT)} -> {' -> '.join(way)}")
     return found
 
 
@@ -121,6 +188,31 @@ def test_an_area_imports_only_the_areas_it_builds_on(area: str) -> None:
         pytest.fail(f"{area} builds on {sorted(allowed) or 'nothing'}, yet imports:\n{listed}", pytrace=False)
 
 
+#: The pairs of areas (an area, another it does not build on) that one reaches through the shared modules
+#: it imports, as many as there are now so that the count only falls: the goal is none, each shared module
+#: naming no area.
+THROUGH_SHARED = 27
+
+
+def test_no_area_reaches_an_area_it_does_not_build_on_through_shared_modules() -> None:
+    """Each area's import of a shared module that imports, itself or through other shared modules, an
+    area this one does not build on, with the way."""
+    bases = areas.bases()
+    outside = {
+        (area, other): ways
+        for area, reached in _reaches(through_shared=True).items()
+        for other, ways in reached.items()
+        if other not in bases[area]
+    }
+    if len(outside) > THROUGH_SHARED:
+        listed = "\n".join(f"  {a} -> {o}: {ways[0]}" for (a, o), ways in sorted(outside.items()))
+        pytest.fail(
+            f"{len(outside)} areas reach one they do not build on through shared modules (at most "
+            f"{THROUGH_SHARED}):\n{listed}",
+            pytrace=False,
+        )
+
+
 def test_no_two_areas_import_each_other() -> None:
     """Each pair that does, with the imports of the way that has fewer (the likelier one to go) and how
     many the other way has."""
@@ -135,15 +227,15 @@ def test_no_two_areas_import_each_other() -> None:
         pytest.fail("\n".join(listed), pytrace=False)
 
 
-#: The shared modules (outside every area's packages) that import an area's package: what the core still
-#: assembles away from one top layer. The count only falls; the goal is the assembly alone.
-SHARED_IMPORTING_AREAS = 49
+#: The shared modules (outside every area's packages and the assembly) that import an area's package: what
+#: the core still assembles away from the one top layer. The count only falls; the goal is none.
+SHARED_IMPORTING_AREAS = 45
 
 
 def _shared_importing_areas() -> dict[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
     for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
-        if _area(name) is None:
+        if _area(name) is None and name not in ASSEMBLY:
             for module in _imports(path, type_only=True, deferred=True):
                 if (other := _area(module)) is not None:
                     found[name].add(other)
@@ -154,6 +246,34 @@ def test_no_more_shared_modules_import_an_area_than_before() -> None:
     shared = _shared_importing_areas()
     listed = "\n".join(f"  {name}: {', '.join(sorted(found))}" for name, found in sorted(shared.items()))
     assert len(shared) <= SHARED_IMPORTING_AREAS, f"{len(shared)} shared modules import areas:\n{listed}"
+
+
+#: The modules outside the assembly that import one of its modules, as many as there are now so that the
+#: count only falls: the assembly is the top, and the goal is none.
+IMPORTING_THE_ASSEMBLY = 32
+
+
+def _importing_the_assembly() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, path in _modules("livecore", "livecore_server", "livecore_client").items():
+        if name not in ASSEMBLY:
+            imported = sorted(m for m in set(_imports(path, type_only=True, deferred=True)) if m in ASSEMBLY)
+            if imported:
+                found[name] = imported
+    return found
+
+
+def test_nothing_outside_the_assembly_imports_it() -> None:
+    """The assembly is the top layer: an area's module or a shared one that imports it (every import
+    counted) would import every area through it."""
+    found = _importing_the_assembly()
+    listed = "\n".join(f"  {name} -> {', '.join(modules)}" for name, modules in sorted(found.items()))
+    assert len(found) <= IMPORTING_THE_ASSEMBLY, f"{len(found)} modules import the assembly:\n{listed}"
+
+
+def test_the_assembly_s_generated_facades_are_current() -> None:
+    stale = [str(path.relative_to(ROOT)) for path in assembly.stale()]
+    assert not stale, f"stale: {', '.join(stale)}: run python -m livecore.assembly"
 
 
 def test_the_season_and_its_report_import_no_area() -> None:
@@ -182,14 +302,6 @@ NAMED = {
     "gift": ("gifts", 0),
     "lobby": ("lobbies", 8),
     "team": ("teams", 0),
-}
-#: The modules that list every area by design: the clients' facades and the simulation's player.
-FACADES = {
-    "livecore_client/__init__.py",
-    "livecore_client/sdk.py",
-    "livecore_client/server.py",
-    "livecore_client/_surfaces.py",
-    "livecore/simulation/player.py",
 }
 
 

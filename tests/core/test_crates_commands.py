@@ -32,7 +32,7 @@ from livecore.players.errors import PLAYER_BANNED
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 
 T0 = datetime(2026, 5, 1, 12, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)

@@ -59,7 +59,7 @@ from livecore.players.commands import get_player, heartbeat, register
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 DAY = timedelta(days=1)

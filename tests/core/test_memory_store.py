@@ -1,6 +1,6 @@
 """The in-memory store is built from the areas' declarations: a transaction opens every port
-``livecore.store.Transaction`` declares, each with the methods of its protocol (what mypy checked when the
-transaction named its ports), over tables each store makes once per area."""
+``livecore.transaction.Transaction`` declares, each with the methods of its protocol (what mypy checked
+when the transaction named its ports), over tables each store makes once per area."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from livecore import areas
 from livecore.area import Area
 from livecore.guilds.memory import GuildTables
 from livecore.memory import MemoryStore
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 
 
 def _declared_ports() -> dict[str, type]:

@@ -103,9 +103,9 @@ from livecore.purchases.rules import PurchaseRequest
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Schedule, run_task
 from livecore.scope import Actor, Environment, Scope
-from livecore.store import Transaction
 from livecore.teams import api as teams_api
 from livecore.teams import commands as teams_cmd
+from livecore.transaction import Transaction
 from tests.conftest import START, World, start_world
 from tests.server.equivalence_support import Event, Ids, events_of, no_bot_names, normalized, wire
 from tests.server.event_support import event_manifest

@@ -13,7 +13,7 @@ import pytest
 
 from livecore.area import Ports
 from livecore.areas import BUILT_IN as CORE
-from livecore.store import Transaction
+from livecore.transaction import Transaction
 from livecore_server.area import ServerArea, storage_of
 from livecore_server.areas import BUILT_IN, storage
 from livecore_server.storage.postgres import PostgresStore
@@ -40,7 +40,8 @@ def _check(tx: SqlTransaction, dialect: Dialect) -> None:
 
 
 def test_every_port_of_the_core_is_declared_by_an_area_or_shared() -> None:
-    """What the core's commands reach (livecore.store.Transaction) is opened on every SQL transaction."""
+    """What the core's commands reach (livecore.transaction.Transaction) is opened on every SQL
+    transaction."""
     core = {name for cls in Transaction.__mro__ for name, v in vars(cls).items() if isinstance(v, property)}
     assert "players" in core
     assert not sorted(core - set(SHARED_PORTS) - set(AREA_PORTS))

@@ -7,21 +7,23 @@ that builds on them."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from livecore.commands import Runtime, emit
 from livecore.contributions import Point
 from livecore.live_events.attempts import Attempt, AttemptTrigger, transition
 from livecore.live_events.commands.boards import BoardsTx
 from livecore.live_events.settings import EventSettings
+from livecore.live_events.store.attempts import HasAttempts
+from livecore.live_events.store.windows import HasWindows
 from livecore.live_events.webhooks import AttemptExpired
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import HasAttempts, HasLeaderboards, HasWindows
 
 
-class AttemptsTx(BoardsTx, HasWindows, HasAttempts, HasLeaderboards, Protocol):
-    """The ports these commands and the steps added at :data:`FINISH` use."""
+class AttemptsTx(BoardsTx, HasWindows, HasAttempts, Protocol):
+    """The ports these commands use. A step added at :data:`FINISH` is handed the same transaction, which
+    holds every registered area's ports, and is typed against those of the area that adds it."""
 
 
 class FinishStep(Protocol):
@@ -30,7 +32,7 @@ class FinishStep(Protocol):
 
     def __call__(
         self,
-        tx: AttemptsTx,
+        tx: Any,
         rt: Runtime,
         scope: Scope,
         event: EventSettings,

@@ -9,7 +9,7 @@ small (at most the room's seats), so pages, ranks and the finalized top are read
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import attrs
 
@@ -43,17 +43,18 @@ from livecore.live_events.boards import (
     sort_key,
 )
 from livecore.live_events.settings import EventSettings
+from livecore.live_events.store.boards import HasBoards
 from livecore.live_events.webhooks import FinalEntry, LeaderboardFinalized
 from livecore.players.commands import find_player
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import Scope
-from livecore.store import HasBoards, HasLobbies, HasPlayers
 
 RANK_SOURCE_KIND = "event_rank"
 
 
-class BoardsTx(GrantsTx, HasBoards, HasLobbies, Protocol):
+class BoardsTx(GrantsTx, HasBoards, Protocol):
     """The ports these commands use."""
 
 
@@ -102,15 +103,16 @@ def rescore(tx: HasBoards, scope: Scope, player: Player, attempts: list[Attempt]
     return True
 
 
-class ReadTx(HasBoards, HasPlayers, HasLobbies, Protocol):
+class ReadTx(HasBoards, HasPlayers, Protocol):
     """What reading a board needs."""
 
 
 class RoomRows(Protocol):
     """A room's board read whole at ``now``: its players' stored entries and what its area computes (a
-    lobby's bots), in no particular order."""
+    lobby's bots), in no particular order. ``tx`` holds every registered area's ports: the area that adds
+    the rows types it against its own."""
 
-    def __call__(self, tx: ReadTx, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]: ...
+    def __call__(self, tx: Any, board: Board, now: datetime) -> list[tuple[BoardEntry, Contender]]: ...
 
 
 ROOM_ROWS: Point[RoomRows] = Point("live_events.room_rows")

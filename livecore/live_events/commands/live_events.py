@@ -64,6 +64,8 @@ from livecore.live_events.rules import (
     window_id,
 )
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
+from livecore.live_events.store.attempts import HasAttempts
+from livecore.live_events.store.windows import HasWindows
 from livecore.live_events.webhooks import (
     AttemptCompleted,
     AttemptFlagged,
@@ -79,7 +81,7 @@ from livecore.players.commands import load_game
 from livecore.players.identity import resolve_country
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
-from livecore.store import HasAttempts, HasGames, HasWindows
+from livecore.store.games import HasGames
 
 SWEEP_BATCH = 500
 MILESTONE_SOURCE_KIND = "event_milestone"

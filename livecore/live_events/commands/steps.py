@@ -27,13 +27,13 @@ from livecore.live_events.rules import Window
 from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.scope import Scope
-from livecore.store import HasFriends, HasLobbies, HasTeams
 
 T = TypeVar("T")
 
 
-class StepsTx(AttemptsTx, HasLobbies, HasTeams, HasFriends, Protocol):
-    """The ports the live-event commands and the steps added to them use."""
+class StepsTx(AttemptsTx, Protocol):
+    """The ports the live-event commands use. A step an area adds is handed the command's transaction,
+    which holds every registered area's ports: it is typed against those of the area that adds it."""
 
 
 @attrs.frozen
@@ -59,7 +59,7 @@ class Held(Generic[T]):
 class StartStep(Protocol):
     def __call__(
         self,
-        tx: StepsTx,
+        tx: Any,
         rt: Runtime,
         scope: Scope,
         window: Window,
@@ -69,19 +69,19 @@ class StartStep(Protocol):
 
 
 class ScoreStep(Protocol):
-    def __call__(self, tx: StepsTx, rt: Runtime, scope: Scope, player: Player, window: Window) -> None: ...
+    def __call__(self, tx: Any, rt: Runtime, scope: Scope, player: Player, window: Window) -> None: ...
 
 
 class ProgressStep(Protocol):
     """Answers the attempt as the step left it (frozen or expired by it)."""
 
     def __call__(
-        self, tx: StepsTx, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt
+        self, tx: Any, rt: Runtime, scope: Scope, event: EventSettings, attempt: Attempt
     ) -> Attempt: ...
 
 
 class CloseStep(Protocol):
-    def __call__(self, tx: StepsTx, rt: Runtime, scope: Scope, window: Window) -> None: ...
+    def __call__(self, tx: Any, rt: Runtime, scope: Scope, window: Window) -> None: ...
 
 
 START: Point[StartStep] = Point("live_events.start")

@@ -9,9 +9,10 @@ from livecore.commands import Runtime, emit
 from livecore.games import Game
 from livecore.live_events.rules import Window, WindowStatus, opened, slot_at, window_id
 from livecore.live_events.settings import EventSettings
+from livecore.live_events.store.windows import HasWindows
 from livecore.live_events.webhooks import WindowOpened
 from livecore.scope import Environment, Scope
-from livecore.store import HasOutbox, HasWindows
+from livecore.store.outbox import HasOutbox
 
 
 class WindowsTx(HasWindows, HasOutbox, Protocol):

@@ -7,6 +7,7 @@ import attrs
 from livecore import areas
 from livecore.commands import Runtime, emit
 from livecore.ids import new_uuid
+from livecore.player_tools.commands.merge import RetiringTx
 from livecore.player_tools.erasure import (
     ErasureReason,
     ErasureRecord,
@@ -20,7 +21,6 @@ from livecore.players.commands import find_player, find_record
 from livecore.players.rules import Lifecycle
 from livecore.players.webhooks import PlayerDeleted
 from livecore.scope import Scope
-from livecore.store import Transaction
 
 
 @attrs.frozen
@@ -29,7 +29,7 @@ class Erased:
     placeholder: str | None = None
 
 
-def erase(tx: Transaction, rt: Runtime, scope: Scope, external_id: str, reason: ErasureReason) -> Erased:
+def erase(tx: RetiringTx, rt: Runtime, scope: Scope, external_id: str, reason: ErasureReason) -> Erased:
     key = id_hash(rt.hasher, scope.game_id, scope.env, external_id)
     player = find_player(tx, scope, external_id)
     if player is None:

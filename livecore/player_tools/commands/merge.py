@@ -9,6 +9,8 @@ and shared-leaderboard entries and tiers (:func:`livecore.leaderboards.commands.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import attrs
 
 from livecore import areas
@@ -27,12 +29,20 @@ from livecore.player_tools.merge import (
     placeholder,
     replay_of,
 )
+from livecore.player_tools.store.erasures import HasErasures
+from livecore.player_tools.store.merges import HasMerges
 from livecore.players.commands import find_player, find_record
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Lifecycle, Player, tombstone
+from livecore.players.store import HasPlayers
 from livecore.players.webhooks import PlayerMerged
 from livecore.scope import Scope
-from livecore.store import Transaction
+from livecore.store.outbox import HasOutbox
+
+
+class RetiringTx(HasPlayers, HasMerges, HasErasures, HasOutbox, Protocol):
+    """The ports a merge and an erasure retire a player through; the areas' steps each reach their own
+    in the same transaction."""
 
 
 @attrs.frozen
@@ -46,7 +56,7 @@ def _not_found(external_id: str) -> LivecoreError:
     return LivecoreError(PLAYER_NOT_FOUND, "Player not found.", {"externalPlayerId": external_id})
 
 
-def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> str | None:
+def _retired(tx: RetiringTx, rt: Runtime, scope: Scope, external_id: str) -> str | None:
     """Why an id names no player although one was known by it, by its original id or its placeholder:
     "merged into another player" or "erased" (else None)."""
     row = find_record(tx, scope, external_id)
@@ -60,7 +70,7 @@ def _retired(tx: Transaction, rt: Runtime, scope: Scope, external_id: str) -> st
     return None
 
 
-def merge(tx: Transaction, rt: Runtime, scope: Scope, from_external_id: str, to_external_id: str) -> Merged:
+def merge(tx: RetiringTx, rt: Runtime, scope: Scope, from_external_id: str, to_external_id: str) -> Merged:
     check_distinct(from_external_id, to_external_id)
     source = find_player(tx, scope, from_external_id)
     target = find_player(tx, scope, to_external_id)

@@ -14,6 +14,7 @@ import attrs
 from livecore.commands import Runtime
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
+from livecore.economy.store import HasLedger
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Game, ResourceType
 from livecore.player_tools.migration import (
@@ -32,11 +33,14 @@ from livecore.player_tools.migration import (
     outcome,
     row_fingerprint,
 )
+from livecore.player_tools.store.migrations import HasMigrations
 from livecore.players.commands import find_player, first_contact, load_game
 from livecore.players.identity import Identity, normalize_avatar, normalize_country, normalize_name
 from livecore.players.rules import Player
+from livecore.players.store import HasPlayers
 from livecore.scope import Scope
-from livecore.store import HasGames, HasLedger, HasMigrations, HasOutbox, HasPlayers
+from livecore.store.games import HasGames
+from livecore.store.outbox import HasOutbox
 
 
 class MigrationTx(HasGames, HasPlayers, HasLedger, HasMigrations, HasOutbox, Protocol):

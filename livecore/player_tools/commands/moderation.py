@@ -10,9 +10,10 @@ import attrs
 from livecore.commands import Runtime, emit
 from livecore.limits import FREE_TEXT
 from livecore.players.rules import BAN_REASON, Player, ban, flag_debug, override_country, unban, unflag_debug
+from livecore.players.store import HasPlayers
 from livecore.players.webhooks import PlayerBanned, PlayerUnbanned
 from livecore.scope import Scope
-from livecore.store import HasOutbox, HasPlayers
+from livecore.store.outbox import HasOutbox
 
 
 class ModerationTx(HasPlayers, HasOutbox, Protocol):
