@@ -274,10 +274,10 @@ def _import_lines(lines: set[str]) -> list[str]:
         if last is not None and section(module) != last:
             out.append("")
         last = section(module)
-        names = sorted(merged[module], key=_name_order)
-        line = f"from {module} import {', '.join(names)}"
+        ordered = sorted(merged[module], key=_name_order)
+        line = f"from {module} import {', '.join(ordered)}"
         if len(line) > LINE_LENGTH:  # as ruff format wraps it: one name a line
-            line = "\n".join([f"from {module} import (", *(f"    {name}," for name in names), ")"])
+            line = "\n".join([f"from {module} import (", *(f"    {name}," for name in ordered), ")"])
         out.append(line)
     return out
 
