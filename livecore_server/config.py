@@ -4,16 +4,14 @@ the server (docs/server.md, "The CLI")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import attrs
 
 from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, WRONG_SECRETS_PER_MINUTE
 from livecore_server.geo import CountryLookup, offline_country
-
-if TYPE_CHECKING:
-    from livecore_server.operators.oidc import OidcSettings
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -27,6 +25,44 @@ def sqlite_path(db: str) -> str:
     if db.startswith("sqlite://"):
         return db.removeprefix("sqlite://")
     return str(Path(db))
+
+
+ENV_ISSUER = "LIVECORE_OIDC_ISSUER"
+ENV_CLIENT_ID = "LIVECORE_OIDC_CLIENT_ID"
+ENV_CLIENT_SECRET = "LIVECORE_OIDC_CLIENT_SECRET"
+
+
+@attrs.frozen
+class OidcSettings:
+    """The portal's OpenID Connect provider (docs/operators.md#openid-connect), the client the portal signs
+    members in with (:mod:`livecore_server.operators.oidc`)."""
+
+    issuer: str
+    client_id: str
+    client_secret: str = attrs.field(repr=False)
+    redirect_uri: str
+    scope: str = "openid email"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], redirect_uri: str) -> OidcSettings | None:
+        """The settings from ``LIVECORE_OIDC_ISSUER``, ``_CLIENT_ID`` and ``_CLIENT_SECRET``; None without an
+        issuer (single sign-on off). Raises ValueError when the issuer is set but the rest is not."""
+        issuer = environ.get(ENV_ISSUER, "").strip()
+        if not issuer:
+            return None
+        missing = [name for name in (ENV_CLIENT_ID, ENV_CLIENT_SECRET) if not environ.get(name, "").strip()]
+        if missing:
+            raise ValueError(f"{ENV_ISSUER} is set, so OpenID Connect needs {' and '.join(missing)} too")
+        url = urlsplit(issuer)
+        loopback = url.hostname in ("localhost", "127.0.0.1", "::1")
+        if not (url.scheme == "https" or (url.scheme == "http" and loopback)) or not url.hostname:
+            raise ValueError(f"{ENV_ISSUER} must be an https:// URL (http:// only on this machine)")
+        return cls(
+            issuer=issuer,
+            client_id=environ[ENV_CLIENT_ID].strip(),
+            client_secret=environ[ENV_CLIENT_SECRET].strip(),
+            redirect_uri=redirect_uri,
+        )
 
 
 @attrs.frozen

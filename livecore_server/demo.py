@@ -20,6 +20,7 @@ from livecore.players.commands import find_player, register
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import demo_manifest
 from livecore_server.operators.apply import apply_manifest, mint_key
+from livecore_server.rotation import DEMO_SECRETS
 from livecore_server.services import Services
 from livecore_server.storage.server_store import ServerTransaction
 
@@ -27,8 +28,6 @@ from livecore_server.storage.server_store import ServerTransaction
 DEMO_PLAYER = "alice"
 # The demo's member, whose sign-in link the demo prints.
 DEMO_MEMBER = "owner"
-# The server_meta row that keeps what the demo printed, sealed, and what the seal is bound to.
-REMEMBERED = "demo_secrets"
 
 
 def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str, Any], str | None]:
@@ -61,19 +60,19 @@ def apply_demo(services: Services, *, new_keys: bool = False) -> tuple[dict[str,
     kept = {f"key:{name}": key["secret"] for name, key in game["apiKeys"].items()}
     if secret is not None:
         kept["player"] = secret
-    sealed = services.keys.seal_answer(orjson.dumps(kept), context=REMEMBERED).hex()
-    services.store.run(lambda tx: tx.meta.put(REMEMBERED, sealed, now_ms))
+    sealed = services.keys.seal_answer(orjson.dumps(kept), context=DEMO_SECRETS).hex()
+    services.store.run(lambda tx: tx.meta.put(DEMO_SECRETS, sealed, now_ms))
     return result, secret
 
 
 def _remembered(services: Services) -> dict[str, str]:
     """What the demo printed last time, or nothing (none kept, or kept under another server key)."""
-    stored = services.store.run(lambda tx: tx.meta.get(REMEMBERED), write=False)
+    stored = services.store.run(lambda tx: tx.meta.get(DEMO_SECRETS), write=False)
     if stored is None:
         return {}
     try:
         opened: dict[str, str] = orjson.loads(
-            services.keys.open_answer(bytes.fromhex(stored), context=REMEMBERED)
+            services.keys.open_answer(bytes.fromhex(stored), context=DEMO_SECRETS)
         )
     except Exception:  # another server key, or damaged: mint anew
         return {}

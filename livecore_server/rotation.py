@@ -29,13 +29,16 @@ from livecore_server.crypto import (
     ServerKeyError,
     ServerKeys,
 )
-from livecore_server.demo import REMEMBERED
 from livecore_server.http.endpoint import answer_context
 from livecore_server.serving import refuse_lacking
 from livecore_server.storage.server_store import ServerStore
 from livecore_server.storage.server_transaction import ServerTransaction
 
 BATCH = 500
+
+#: The server_meta row that keeps what the demo printed (livecore_server.demo), sealed, and what the seal
+#: is bound to.
+DEMO_SECRETS = "demo_secrets"
 
 
 @attrs.frozen
@@ -83,10 +86,10 @@ ENCRYPTED: tuple[Encrypted, ...] = (
         "server_meta",
         ("name",),
         "value",
-        lambda k: REMEMBERED,
+        lambda k: DEMO_SECRETS,
         Purpose.ANSWER,
         hex_text=True,
-        where=f"name = '{REMEMBERED}'",
+        where=f"name = '{DEMO_SECRETS}'",
     ),
 )
 

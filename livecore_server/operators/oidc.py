@@ -1,7 +1,7 @@
 """OpenID Connect sign-in for members (operators), the relying party's side.
 
-When the reference server is configured with a provider (``LIVECORE_OIDC_*``, :meth:`OidcSettings.from_env`),
-the portal's "Sign in with SSO" calls :meth:`OidcClient.begin`, keeps the returned :class:`OidcPending`
+When the reference server is configured with a provider (``LIVECORE_OIDC_*``,
+:meth:`livecore_server.config.OidcSettings.from_env`), the portal's "Sign in with SSO" calls :meth:`OidcClient.begin`, keeps the returned :class:`OidcPending`
 (server-side keyed by its state, or sealed in a cookie) and sends the browser to the returned URL. The
 provider's callback hands its query parameters to :meth:`OidcClient.finish`, which redeems the code and
 returns the provider-verified email as an :class:`OidcIdentity`; matching it to a member is the caller's.
@@ -24,7 +24,6 @@ import secrets
 import warnings
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 import attrs
 import httpx
@@ -32,6 +31,8 @@ from authlib.common.security import generate_token  # type: ignore[import-untype
 from authlib.deprecate import AuthlibDeprecationWarning  # type: ignore[import-untyped]
 from authlib.integrations.base_client import OAuthError  # type: ignore[import-untyped]
 from authlib.integrations.httpx_client import AsyncOAuth2Client  # type: ignore[import-untyped]
+
+from livecore_server.config import OidcSettings
 
 with warnings.catch_warnings():
     # authlib 1.7 deprecated authlib.jose for joserfc (its successor, by the same author), to go in authlib
@@ -49,10 +50,6 @@ try:
 except ImportError:  # pragma: no cover
     _TOKEN_FAILURES = (httpx.HTTPError, ValueError)
 
-ENV_ISSUER = "LIVECORE_OIDC_ISSUER"
-ENV_CLIENT_ID = "LIVECORE_OIDC_CLIENT_ID"
-ENV_CLIENT_SECRET = "LIVECORE_OIDC_CLIENT_SECRET"
-
 TIMEOUT = 10.0  # seconds, for each request to the provider
 LEEWAY = 60  # seconds of clock skew allowed on the ID token's exp and iat
 
@@ -63,36 +60,6 @@ _ERROR_CODE = re.compile(r"[a-z_]{1,40}")  # RFC 6749's error codes; anything el
 
 class OidcError(Exception):
     """A sign-in that did not succeed; the message is safe to show to the person signing in."""
-
-
-@attrs.frozen
-class OidcSettings:
-    issuer: str
-    client_id: str
-    client_secret: str = attrs.field(repr=False)
-    redirect_uri: str
-    scope: str = "openid email"
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str], redirect_uri: str) -> OidcSettings | None:
-        """The settings from ``LIVECORE_OIDC_ISSUER``, ``_CLIENT_ID`` and ``_CLIENT_SECRET``; None without an
-        issuer (single sign-on off). Raises ValueError when the issuer is set but the rest is not."""
-        issuer = environ.get(ENV_ISSUER, "").strip()
-        if not issuer:
-            return None
-        missing = [name for name in (ENV_CLIENT_ID, ENV_CLIENT_SECRET) if not environ.get(name, "").strip()]
-        if missing:
-            raise ValueError(f"{ENV_ISSUER} is set, so OpenID Connect needs {' and '.join(missing)} too")
-        url = urlsplit(issuer)
-        loopback = url.hostname in ("localhost", "127.0.0.1", "::1")
-        if not (url.scheme == "https" or (url.scheme == "http" and loopback)) or not url.hostname:
-            raise ValueError(f"{ENV_ISSUER} must be an https:// URL (http:// only on this machine)")
-        return cls(
-            issuer=issuer,
-            client_id=environ[ENV_CLIENT_ID].strip(),
-            client_secret=environ[ENV_CLIENT_SECRET].strip(),
-            redirect_uri=redirect_uri,
-        )
 
 
 @attrs.frozen

@@ -38,8 +38,8 @@ def _area(module: str) -> str | None:
 
 #: The assembly: the one top layer, the modules that list every area by design (docs/architecture.md, "The
 #: assembly"): the registry, the all-ports transaction, the webhook kinds and
-#: samples, the server's served areas, the clients' facades, errors, models and webhooks, the simulation's
-#: player and actions, and the generator of the facades. Nothing else imports them.
+#: samples, the server's served areas and entry points, the clients' facades, errors, models and webhooks,
+#: the simulation's player and actions, and the generator of the facades. Nothing else imports them.
 ASSEMBLY = {
     "livecore.areas",
     "livecore.assembly",
@@ -49,6 +49,13 @@ ASSEMBLY = {
     "livecore.simulation.player",
     "livecore.simulation.actions",
     "livecore_server.areas",
+    # The server's entry points, which put the served areas together into a running service.
+    "livecore_server.app",
+    "livecore_server.cli",
+    "livecore_server.demo",
+    "livecore_server.embedded",
+    "livecore_server.entry",
+    "livecore_server.testing",
     "livecore_client",
     "livecore_client.sdk",
     "livecore_client.server",
