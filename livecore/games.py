@@ -101,7 +101,7 @@ class GameSettings:
     economy: Economy = Economy.STUDIO
     resources: dict[str, Resource] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
-    # The game's own platform keys, beside the built-in ones (livecore.players.platforms).
+    # The game's own platform keys, beside the built-in ones (livecore.platforms).
     platforms: tuple[str, ...] = ()
     areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     sections: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=by_key)

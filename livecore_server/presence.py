@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 import attrs
 
 from livecore.clock import to_millis
-from livecore.players.platforms import ClientBuild
+from livecore.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
 from livecore_server.storage.server_store import ServerStore, ServerTransaction

@@ -84,8 +84,8 @@ from livecore.operators.rules import (
     SESSION_COOKIE,
     Role,
 )
+from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 from livecore.players.errors import PLAYER_SECRET_INVALID
-from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -886,7 +886,7 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# What an SDK request reports of the game's build (livecore.players.platforms): the player keeps the last of
+# What an SDK request reports of the game's build (livecore.platforms): the player keeps the last of
 # each.
 _BUILD_PARAMETERS: dict[str, Any] = {
     "XSvcPlatform": {

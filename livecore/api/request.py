@@ -23,7 +23,7 @@ from livecore.limits import ID
 
 if TYPE_CHECKING:
     from livecore.commands import Runtime
-    from livecore.players.platforms import ClientBuild
+    from livecore.platforms import ClientBuild
     from livecore.players.rules import Player
     from livecore.scope import Scope
 
@@ -48,7 +48,7 @@ class Request(Generic[BodyT, QueryT]):
     player: Player | None = None
     # The write's idempotency key (body field or header), for commands that keep it on their record.
     idempotency_key: str | None = None
-    # The platform and app version an SDK request reported (livecore.players.platforms), if it sent either.
+    # The platform and app version an SDK request reported (livecore.platforms), if it sent either.
     build: ClientBuild | None = None
 
     @property

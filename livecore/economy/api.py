@@ -14,10 +14,9 @@ from livecore.economy.errors import (
     STUDIO_MANAGED_ECONOMY,
     SYSTEM_RESOURCE_LOCKED,
 )
-from livecore.economy.rules import AMOUNT
 from livecore.errors import Code
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, FREE_TEXT, limited
+from livecore.limits import AMOUNT, FREE_FORM, FREE_TEXT, limited
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 
 

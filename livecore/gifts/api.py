@@ -18,7 +18,6 @@ from livecore.api.route import (
     player_route,
 )
 from livecore.api.views import Counterparty, Direction, display_view
-from livecore.economy.rules import AMOUNT
 from livecore.errors import IDEMPOTENCY_CONFLICT
 from livecore.friends.errors import FRIEND_CODE_INVALID, NOT_FRIENDS
 from livecore.friends.rules import CODE
@@ -37,7 +36,7 @@ from livecore.gifts.errors import (
 from livecore.gifts.rules import MESSAGE, Gift, GiftStatus
 from livecore.grants.rules import GrantStatus
 from livecore.idempotency import KEY
-from livecore.limits import ID, PAGE, limited
+from livecore.limits import AMOUNT, ID, PAGE, limited
 from livecore.parts import PartKey
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player, PlayerCard

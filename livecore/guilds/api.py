@@ -26,7 +26,6 @@ from livecore.api.route import (
 )
 from livecore.api.views import IdentityView, display_view
 from livecore.economy.errors import INSUFFICIENT_BALANCE
-from livecore.economy.rules import AMOUNT
 from livecore.games import ResourceType
 from livecore.guilds.errors import (
     ALREADY_IN_GUILD,
@@ -67,7 +66,7 @@ from livecore.guilds.rules import (
     help_status,
 )
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, OFFSET, limited
+from livecore.limits import AMOUNT, FREE_FORM, ID, OFFSET, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player

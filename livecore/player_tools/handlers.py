@@ -12,11 +12,11 @@ from livecore.games import ResourceType
 from livecore.grants.api import GrantView
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.views import lobby_views
+from livecore.platforms import platform_registered
 from livecore.player_tools import api
 from livecore.player_tools.commands import moderation
 from livecore.player_tools.views import player_profile
 from livecore.players.commands import get_player, load_game
-from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
 from livecore.purchases.api import PurchaseView
 from livecore.store import Transaction

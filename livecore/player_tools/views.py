@@ -14,9 +14,9 @@ from livecore.live_events.api import AttemptView
 from livecore.live_events.attempts import AttemptStatus
 from livecore.lobbies.commands import LobbiesTx
 from livecore.lobbies.views import lobby_views
+from livecore.platforms import platform_registered
 from livecore.player_tools import api
 from livecore.players.commands import load_game
-from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
 from livecore.scope import Scope
 

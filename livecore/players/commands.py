@@ -13,6 +13,7 @@ from livecore.errors import NOT_FOUND, LivecoreError
 from livecore.games import Game
 from livecore.ids import new_id, new_secret
 from livecore.limits import FREE_FORM, ID
+from livecore.platforms import ClientBuild
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.players.identity import (
     Identity,
@@ -21,7 +22,6 @@ from livecore.players.identity import (
     normalize_name,
     resolve_country,
 )
-from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence
 from livecore.players.presence import heartbeat as heartbeat_presence
 from livecore.players.rules import (

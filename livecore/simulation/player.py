@@ -38,11 +38,11 @@ from livecore.lobbies.api import LobbyResponse
 from livecore.lobbies.simulation import LobbyReads, LobbyStart, ServerLobbies
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.player_tools.simulation import ServerPlayerTools
 from livecore.players import simulation as players
 from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
-from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.players.rules import Player, seen_is_due
 from livecore.players.simulation import Players
 from livecore.purchases.simulation import Purchases, ServerPurchases

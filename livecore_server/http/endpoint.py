@@ -41,8 +41,8 @@ from livecore.idempotency import (
     replay_status,
 )
 from livecore.operators.rules import Operator
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
 from livecore.players.commands import authenticate
-from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
