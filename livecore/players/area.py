@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
+from livecore import platforms
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.limits import duration
-from livecore.players import api, identity, platforms, samples, webhooks
+from livecore.players import api, identity, samples, webhooks
 from livecore.players import rules as players
 from livecore.players.commands import sweep_streaks
 from livecore.players.errors import CODES
