@@ -17,7 +17,7 @@ from livecore.api.route import (
     Surface,
     player_route,
 )
-from livecore.api.views import Counterparty, Direction, display_view
+from livecore.api.views import Counterparty, Direction
 from livecore.errors import IDEMPOTENCY_CONFLICT
 from livecore.friends.errors import FRIEND_CODE_INVALID, NOT_FRIENDS
 from livecore.friends.rules import CODE
@@ -40,6 +40,7 @@ from livecore.limits import AMOUNT, ID, PAGE, limited
 from livecore.parts import PartKey
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player, PlayerCard
+from livecore.players.views import display_view
 
 
 @attrs.frozen

@@ -24,7 +24,7 @@ from livecore.api.route import (
     player_route,
     server_route,
 )
-from livecore.api.views import IdentityView, display_view
+from livecore.api.views import IdentityView
 from livecore.economy.errors import INSUFFICIENT_BALANCE
 from livecore.games import ResourceType
 from livecore.guilds.errors import (
@@ -70,6 +70,7 @@ from livecore.limits import AMOUNT, FREE_FORM, ID, OFFSET, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 
 if TYPE_CHECKING:
     from livecore.guilds.commands import (

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
-from livecore.api.views import anonymized_view, display_view
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView
 from livecore.live_events.api import AttemptView
@@ -18,6 +17,7 @@ from livecore.player_tools.commands import moderation
 from livecore.player_tools.views import player_profile
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
+from livecore.players.views import anonymized_view, display_view
 from livecore.purchases.api import PurchaseView
 from livecore.store import Transaction
 

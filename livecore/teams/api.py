@@ -18,13 +18,14 @@ from livecore.api.route import (
     player_route,
     server_route,
 )
-from livecore.api.views import IdentityView, display_view
+from livecore.api.views import IdentityView
 from livecore.friends.errors import NOT_FRIENDS
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 from livecore.live_events.errors import EVENT_NOT_FOUND, EVENT_NOT_OPEN
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 from livecore.teams.errors import (
     ALREADY_ON_TEAM,
     INVITE_EXPIRED,
