@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from livecore.api.request import Request, player_of
+from livecore.api.request import Request
 from livecore.api.route import PLAYER_WRITE_ERRORS, player_route
 from livecore.area import Area
 from livecore.commands import Runtime
@@ -29,6 +29,7 @@ from livecore.grants.api import GrantView
 from livecore.grants.commands import GrantsTx, issue_grant
 from livecore.grants.rules import Grant, GrantKind
 from livecore.hooks import hookimpl
+from livecore.players.actor import player_of
 from livecore.players.commands import load_game
 from livecore.players.rules import Player
 from livecore.scope import Scope

@@ -45,6 +45,7 @@ import attrs
 import orjson
 
 from livecore.api.area_action import AnyAction, roles_of
+from livecore.api.auth import credential_refusals
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
@@ -85,7 +86,6 @@ from livecore.operators.rules import (
     Role,
 )
 from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
-from livecore.players.errors import PLAYER_SECRET_INVALID
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -510,8 +510,8 @@ def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[s
     add(INVALID_REQUEST)
     if route.auth is not Auth.PUBLIC:
         add(INVALID_API_KEY)
-        if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER):
-            add(PLAYER_SECRET_INVALID)
+        for code in credential_refusals(route.auth):
+            add(code)
         add(PERMISSION_DENIED)
     add(NOT_FOUND)
     if route.idempotency is not Idempotency.NONE:

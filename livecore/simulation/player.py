@@ -17,7 +17,6 @@ import attrs
 from livecore.api.call import Call
 from livecore.api.route import Route
 from livecore.area import Area
-from livecore.commands.actor import admit, check_actor
 from livecore.crates.simulation import CrateGrants
 from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.economy.simulation import Inventory, ServerWallet, Wallet
@@ -41,6 +40,7 @@ from livecore.memory.store import MemoryTransaction
 from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.player_tools.simulation import ServerPlayerTools
 from livecore.players import simulation as players
+from livecore.players.actor import admit, check_actor
 from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
 from livecore.players.rules import Player, seen_is_due
