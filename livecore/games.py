@@ -18,7 +18,6 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.parts import PartKey, by_key
-from livecore.players.identity import DEFAULT_POOL, IdentityPool
 
 T = TypeVar("T")
 
@@ -128,7 +127,6 @@ class Game:
     key: str
     name: str
     settings: GameSettings = GameSettings()
-    identity_pool: IdentityPool = DEFAULT_POOL
     #: The keys of the sections an applied manifest ever enabled, of those an area remembers
     #: (:attr:`livecore.section.Section.remembered`): what outlives the switch reads them (a gift history).
     ever_enabled: frozenset[str] = frozenset()

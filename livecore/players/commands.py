@@ -16,6 +16,7 @@ from livecore.limits import FREE_FORM, ID
 from livecore.platforms import ClientBuild
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.players.identity import (
+    DEFAULT_POOL,
     Identity,
     normalize_avatar,
     normalize_country,
@@ -131,7 +132,7 @@ def _newcomer(
     ID.check(external_id, "externalPlayerId")
     game = load_game(tx, scope)
     now = rt.clock.now()
-    anonymized = game.identity_pool.compose(game.id, external_id)
+    anonymized = DEFAULT_POOL.compose(game.id, external_id)
     return Player(
         id=new_id(PLAYER_ID_PREFIX, now, rt.rng),
         game_id=scope.game_id,
