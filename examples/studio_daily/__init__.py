@@ -19,7 +19,6 @@ from typing import Any
 import attrs
 
 from livecore.api.request import Request
-from livecore.api.route import PLAYER_WRITE_ERRORS, player_route
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy.rules import resource
@@ -31,6 +30,7 @@ from livecore.grants.rules import Grant, GrantKind
 from livecore.hooks import hookimpl
 from livecore.players.actor import player_of
 from livecore.players.commands import load_game
+from livecore.players.routes import PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.section import resource_refusal

@@ -15,15 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from livecore.api.convert import ABSENT, OMIT_IF_NONE, Absent
-from livecore.api.route import (
-    PLAYER_PATH,
-    PLAYER_READ_ERRORS,
-    PLAYER_WRITE_ERRORS,
-    Route,
-    Surface,
-    player_route,
-    server_route,
-)
+from livecore.api.route import Route, Surface, server_route
 from livecore.api.views import IdentityView
 from livecore.economy.errors import INSUFFICIENT_BALANCE
 from livecore.games import ResourceType
@@ -69,6 +61,7 @@ from livecore.idempotency import KEY
 from livecore.limits import AMOUNT, FREE_FORM, ID, OFFSET, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
+from livecore.players.routes import PLAYER_PATH, PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
 from livecore.players.views import display_view
 
