@@ -89,9 +89,9 @@ from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
 from livecore.errors import FileProblems
 from livecore.games import Economy, GameSettings, RankBand, SettingsKey
-from livecore.operators.rules import Role
 from livecore.platforms import PLATFORM
 from livecore.ratelimit import BucketName
+from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.section import (
     FLAT,

@@ -78,14 +78,9 @@ from livecore.limits import (
     count_of,
     rule_of,
 )
-from livecore.operators.rules import (
-    CSRF_HEADER,
-    DASHBOARD_ONLY,
-    PERSONAL_KEY_PREFIX,
-    SESSION_COOKIE,
-    Role,
-)
+from livecore.operators.rules import CSRF_HEADER, DASHBOARD_ONLY, PERSONAL_KEY_PREFIX, SESSION_COOKIE
 from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
+from livecore.roles import Role
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"

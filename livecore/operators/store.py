@@ -11,7 +11,8 @@ from typing import Protocol
 import attrs
 
 from livecore.events import DomainEvent
-from livecore.operators.rules import AuditEntry, Role
+from livecore.operators.rules import AuditEntry
+from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.store import Transaction
 from livecore.store.outbox import Outbox

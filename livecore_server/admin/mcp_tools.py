@@ -33,8 +33,9 @@ from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
-from livecore.operators.rules import DASHBOARD_ONLY, Operator, Role, Via
+from livecore.operators.rules import DASHBOARD_ONLY, Operator, Via
 from livecore.ratelimit import BucketName
+from livecore.roles import Role
 from livecore_server.admin.access import (
     credential_of,
     no_credential,
