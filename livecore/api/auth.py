@@ -11,17 +11,19 @@ authentication backends a project lists, and never imports ``django.contrib.auth
 
 What reads it: the server (:mod:`livecore_server.http.endpoint`) authenticates a route's caller with it in
 the route's transaction, its guard counts the refused credentials, and the OpenAPI documents
-(:mod:`livecore.api.openapi`) list its codes on every route of its kinds.
+(:mod:`livecore.api.openapi`) list its codes on every route of its kinds. An area whose callers' credential
+the server admits on its own surface (the operators' members, ``/admin/v1``) declares how the documents
+describe it (:class:`DocumentedCredential`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
 
-from livecore.api.route import Auth, Route
+from livecore.api.route import Auth, Route, Surface
 from livecore.contributions import Contributions, Point, served
 from livecore.errors import Code
 
@@ -50,6 +52,47 @@ class Authentication:
 AUTHENTICATION: Point[Authentication] = Point("api.authentication")
 
 
+#: A route's OpenAPI security requirements: each a scheme's name with its scopes (none).
+Security = list[dict[str, list[str]]]
+
+
+@attrs.frozen
+class DocumentedCredential:
+    """How the OpenAPI documents describe the credential of the routes of some kinds, declared by the area
+    whose callers take it: the operators' members, whose surface (``/admin/v1``) is the area's own."""
+
+    kinds: frozenset[Auth]
+    #: The surface whose document is the area's: its title, its description and its security schemes.
+    surface: Surface
+    title: str
+    description: str
+    schemes: Mapping[str, Any]
+    #: A route's security requirements.
+    security: Callable[[Route], Security]
+    #: The sentence of a route's description that says what credential it takes and who may call it.
+    needs: Callable[[Route], str]
+
+
+#: Where an area declares how the documents describe the credential of some kinds of route.
+DOCUMENTED_CREDENTIALS: Point[DocumentedCredential] = Point("api.documented_credentials")
+
+
+def documented_credential(auth: Auth) -> DocumentedCredential | None:
+    """How the documents describe the credential of a route of kind ``auth``, when an area declares it."""
+    for declared in served().of(DOCUMENTED_CREDENTIALS):
+        if auth in declared.kinds:
+            return declared
+    return None
+
+
+def documented_surface(surface: Surface) -> DocumentedCredential | None:
+    """The declaration whose area's own surface is ``surface``, if one is."""
+    for declared in served().of(DOCUMENTED_CREDENTIALS):
+        if declared.surface is surface:
+            return declared
+    return None
+
+
 def authentication(auth: Auth, contributions: Contributions | None = None) -> Authentication | None:
     """What authenticates the caller of a route of kind ``auth``, among ``contributions`` (the process's
     areas when not given); None when no area declares one (the API key alone, or no credential)."""
@@ -67,9 +110,14 @@ def credential_refusals(auth: Auth) -> tuple[Code, ...]:
 
 __all__ = [
     "AUTHENTICATION",
+    "DOCUMENTED_CREDENTIALS",
     "Admit",
     "Authenticate",
     "Authentication",
+    "DocumentedCredential",
+    "Security",
     "authentication",
     "credential_refusals",
+    "documented_credential",
+    "documented_surface",
 ]
