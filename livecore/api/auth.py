@@ -42,7 +42,7 @@ class Authentication:
     #: The kinds of route whose caller it authenticates.
     kinds: frozenset[Auth]
     #: What a route of these kinds answers a wrong or missing credential with (the server's guard counts
-    #: these refusals against the caller), first the one it answers most.
+    #: these refusals against the caller); the first also answers a credential of the wrong form.
     refusals: tuple[Code, ...]
     authenticate: Authenticate
     admit: Admit
