@@ -18,7 +18,6 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.parts import PartKey, by_key
-from livecore.players.identity import DEFAULT_POOL, IdentityPool
 
 T = TypeVar("T")
 
@@ -101,7 +100,7 @@ class GameSettings:
     economy: Economy = Economy.STUDIO
     resources: dict[str, Resource] = attrs.field(factory=dict)
     exchange_rates: dict[str, float] = attrs.field(factory=dict)
-    # The game's own platform keys, beside the built-in ones (livecore.players.platforms).
+    # The game's own platform keys, beside the built-in ones (livecore.platforms).
     platforms: tuple[str, ...] = ()
     areas: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     sections: dict[SettingsKey[Any], Any] = attrs.field(factory=dict, converter=by_key)
@@ -128,7 +127,6 @@ class Game:
     key: str
     name: str
     settings: GameSettings = GameSettings()
-    identity_pool: IdentityPool = DEFAULT_POOL
     #: The keys of the sections an applied manifest ever enabled, of those an area remembers
     #: (:attr:`livecore.section.Section.remembered`): what outlives the switch reads them (a gift history).
     ever_enabled: frozenset[str] = frozenset()

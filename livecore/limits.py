@@ -330,6 +330,10 @@ ID = Text(min_length=1, max_length=200, plain=True)
 FREE_FORM = FreeForm(max_bytes=4096)
 #: Any integer of a request.
 INT64 = Range(INT64_MIN, INT64_MAX)
+#: The most one change of a resource moves: far above any real grant, far below integer trouble.
+MAX_AMOUNT = 1_000_000_000_000
+#: An amount in a reward, grant, crate, gift or donation entry, on every route and in the manifest.
+AMOUNT = Range(1, MAX_AMOUNT)
 #: An integer that may not be negative (a floor on an amount).
 NOT_NEGATIVE = Range(0, INT64_MAX)
 #: How many rows a page of a list holds (``limit``), where the list says no other bound.

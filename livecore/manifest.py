@@ -89,9 +89,9 @@ from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
 from livecore.errors import FileProblems
 from livecore.games import Economy, GameSettings, RankBand, SettingsKey
-from livecore.operators.rules import Role
-from livecore.players.platforms import PLATFORM
+from livecore.platforms import PLATFORM
 from livecore.ratelimit import BucketName
+from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.section import (
     FLAT,
@@ -264,7 +264,7 @@ def _exchange_rates(value: Any, path: str, problems: Problems) -> None:
 
 
 def _platforms(value: Any, path: str, problems: Problems) -> None:
-    """The game's own platform keys: each one a key the SDK could send (livecore.players.platforms.PLATFORM),
+    """The game's own platform keys: each one a key the SDK could send (livecore.platforms.PLATFORM),
     none twice."""
     first_at = distinct(value, path, problems, "platform")
     for key_, i in first_at.items():

@@ -26,9 +26,8 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from livecore.economy.rules import AMOUNT
 from livecore.games import Entry, Milestone, RankBand, ResourceType, SettingsKey
-from livecore.limits import BOARD_NUMBER, FREE_FORM, Range, at, board_number_problem
+from livecore.limits import AMOUNT, BOARD_NUMBER, FREE_FORM, Range, at, board_number_problem
 
 Problems = dict[str, str]
 #: ``(value, path, problems)``: a field's value, or a key of a table of named entries.

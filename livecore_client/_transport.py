@@ -32,7 +32,7 @@ from livecore.api.call import Call, new_idempotency_key, wire_body, wire_query
 from livecore.api.convert import response_converter
 from livecore.api.route import Auth
 from livecore.errors import Code, LivecoreError
-from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 
 from .errors import (
     APIConnectionError,

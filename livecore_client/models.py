@@ -186,7 +186,6 @@ from livecore.operators.api import (
 )
 from livecore.operators.api import AttemptResponse as AdminAttemptResponse
 from livecore.operators.rules import Action as OperatorAction
-from livecore.operators.rules import Role as MemberRole
 from livecore.player_tools.api import (
     BanPlayerResponse,
     BanRequest,
@@ -239,6 +238,7 @@ from livecore.purchases.api import (
     TrackPurchaseResponse,
     ValidationStatusView,
 )
+from livecore.roles import Role as MemberRole
 from livecore.scope import Environment, Permission
 from livecore.system.api import ClockAdvanceRequest, ClockAdvanceResponse, HealthResponse, ServerPingResponse
 from livecore.teams.api import (

@@ -32,8 +32,8 @@ from livecore_server.simulate import MOST_SEEDS, shipped
 if TYPE_CHECKING:
     from livecore.clock import Clock
     from livecore.manifest import Manifest
+    from livecore_server.config import OidcSettings
     from livecore_server.crypto import ServerKeys
-    from livecore_server.operators.oidc import OidcSettings
     from livecore_server.services import Services
 
 DB_HELP = (
@@ -168,7 +168,7 @@ def _config(
 def _oidc(host: str, port: int) -> OidcSettings | None:
     """The portal's OpenID Connect provider from ``LIVECORE_OIDC_*`` (docs/operators.md#openid-connect);
     the provider sends members back to ``$LIVECORE_PUBLIC_URL/portal/sso/callback``."""
-    from livecore_server.operators.oidc import OidcSettings
+    from livecore_server.config import OidcSettings
 
     public = os.environ.get("LIVECORE_PUBLIC_URL") or f"http://{host}:{port}"
     try:

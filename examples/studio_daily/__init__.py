@@ -18,8 +18,7 @@ from typing import Any
 
 import attrs
 
-from livecore.api.request import Request, player_of
-from livecore.api.route import PLAYER_WRITE_ERRORS, player_route
+from livecore.api.request import Request
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy.rules import resource
@@ -29,7 +28,9 @@ from livecore.grants.api import GrantView
 from livecore.grants.commands import GrantsTx, issue_grant
 from livecore.grants.rules import Grant, GrantKind
 from livecore.hooks import hookimpl
+from livecore.players.actor import player_of
 from livecore.players.commands import load_game
+from livecore.players.routes import PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.section import resource_refusal

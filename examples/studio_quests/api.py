@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from livecore.api.route import PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route, server_route
+from livecore.api.route import server_route
 from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.grants.api import GrantView
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore.players.routes import PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route
 from studio_quests import rules
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUESTS_NOT_CONFIGURED, QuestState
 

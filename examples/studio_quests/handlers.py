@@ -3,8 +3,9 @@ simulation for a typed call (docs/extending.md#handlers)."""
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Request, player_of
+from livecore.api.request import Handler, Request
 from livecore.api.route import Route
+from livecore.players.actor import player_of
 from studio_quests import api, commands
 from studio_quests.commands import QuestsTx
 

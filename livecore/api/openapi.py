@@ -44,6 +44,7 @@ from typing import Any, Literal
 import attrs
 import orjson
 
+from livecore.api.auth import credential_refusals, documented_credential, documented_surface
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
@@ -76,16 +77,7 @@ from livecore.limits import (
     count_of,
     rule_of,
 )
-from livecore.operators.area_action import AnyAction, roles_of
-from livecore.operators.rules import (
-    CSRF_HEADER,
-    DASHBOARD_ONLY,
-    PERSONAL_KEY_PREFIX,
-    SESSION_COOKIE,
-    Role,
-)
-from livecore.players.errors import PLAYER_SECRET_INVALID
-from livecore.players.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
+from livecore.platforms import APP_VERSION, APP_VERSION_HEADER, PLATFORM, PLATFORM_HEADER
 
 OPENAPI_VERSION = "3.1.0"
 JSON_SCHEMA_DIALECT = "https://spec.openapis.org/oas/3.1/dialect/base"
@@ -123,22 +115,6 @@ _TITLES: dict[Surface, tuple[str, str]] = {
         "`Authorization: Bearer <API_KEY>`; never ship that key in a game client. Every state-changing "
         "route needs an idempotency key. Send `X-Svc-SDK: <name>/<version>` on every request." + _REQUESTS,
     ),
-    Surface.ADMIN: (
-        "livecore admin API",
-        "The operators' surface (`/admin/v1`): what the portal and `/mcp` run, and what a studio's scripts "
-        "call as one of its members. It is not part of the public contract: it may change between minor "
-        "versions, announced in the changelog. Every route but the health probe takes a member's "
-        "credential, checked before anything else (401 `invalid_api_key` without a valid one): a personal "
-        f"key as `Authorization: Bearer {PERSONAL_KEY_PREFIX}...`, or a portal session's cookie "
-        f"(`{SESSION_COOKIE}`, set by the portal's sign-in), whose writes also send the session's CSRF "
-        f"token as `{CSRF_HEADER}` (`csrfToken` of `GET /admin/v1/me`; 403 `csrf_invalid` without it). "
-        "Each route names the operator action it takes (`x-operator-action`) and the roles that may take "
-        "it; a personal key never takes a dashboard-only action (403 `dashboard_only`). `{studio}` and "
-        "`{game}` take a key or an id. Writes take an optional idempotency key. Send "
-        "`X-Svc-SDK: <name>/<version>` on every request.\n\nNot described here, since they are not JSON "
-        "routes of this surface: the portal's HTML pages (`/portal/`, a browser's) and `/mcp` (the Model "
-        "Context Protocol over HTTP, whose tools are these same routes)." + _REQUESTS,
-    ),
 }
 
 _API_KEY_SCHEMES: dict[str, Any] = {
@@ -152,30 +128,6 @@ _API_KEY_SCHEMES: dict[str, Any] = {
         "in": "header",
         "name": "X-Player-Secret",
         "description": "The player's secret, minted by register; needed on every player-scoped route.",
-    },
-}
-
-# How a member authenticates on the admin surface (livecore_server/operators/access.py): a personal key, or a
-# portal session whose writes also carry its CSRF token.
-_MEMBER_SCHEMES: dict[str, Any] = {
-    "personalKey": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": f"A member's personal key (`{PERSONAL_KEY_PREFIX}...`), made in the portal; it acts "
-        "with its member's role at most, never on a dashboard-only action.",
-    },
-    "session": {
-        "type": "apiKey",
-        "in": "cookie",
-        "name": SESSION_COOKIE,
-        "description": "A portal session (HTTP-only cookie, set when a member signs in to the portal).",
-    },
-    "csrfToken": {
-        "type": "apiKey",
-        "in": "header",
-        "name": CSRF_HEADER,
-        "description": "The session's CSRF token (`csrfToken` of `GET /admin/v1/me`), on a session's "
-        "writes; a personal key sends none.",
     },
 }
 
@@ -250,8 +202,7 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
     version, say). Raises :class:`ValueError` for a surface with no document, a repeated operation name
     or a repeated method and path, and :class:`TypeError` for a model field type with no JSON Schema.
     """
-    if surface not in _TITLES:
-        raise ValueError(f"{surface.value} has no document; documents exist for {DOCUMENTED_SURFACES}")
+    title, description = _head(surface)
     selected = [route for route in routes if route.surface is surface]
     _check_unique(selected)
 
@@ -271,7 +222,6 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
         op = _operation(route, schemas, sibling_paths)
         paths.setdefault(route.full_path, {})[route.method.lower()] = op
 
-    title, description = _TITLES[surface]
     tags = sorted({_tag(route) for route in selected})
     return {
         "openapi": OPENAPI_VERSION,
@@ -287,9 +237,7 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
         "paths": paths,
         "components": {
             "schemas": schemas.components(),
-            "securitySchemes": copy.deepcopy(
-                _MEMBER_SCHEMES if surface is Surface.ADMIN else _API_KEY_SCHEMES
-            ),
+            "securitySchemes": copy.deepcopy(_schemes(surface)),
             "headers": copy.deepcopy(_HEADERS),
             "parameters": copy.deepcopy(
                 {**_PARAMETERS, **_BUILD_PARAMETERS} if surface is Surface.SDK else _PARAMETERS
@@ -368,9 +316,8 @@ def _description(route: Route) -> str:
         )
     elif route.auth is Auth.PUBLIC:
         lines.append("Needs no credentials.")
-    elif route.auth is Auth.MEMBER:
-        session = f"a portal session and its `{CSRF_HEADER}`" if route.is_write else "a portal session"
-        lines.append(f"Needs a member's personal key or {session}{_allowed(route.action)}.")
+    elif (documented := documented_credential(route.auth)) is not None:
+        lines.append(documented.needs(route))
     if route.idempotency is Idempotency.REQUIRED:
         lines.append(f"Needs an idempotency key ({_key_source(route)}); a missing key is a 400.")
     elif route.idempotency is Idempotency.OPTIONAL:
@@ -413,28 +360,33 @@ def _key_source(route: Route) -> str:
     return "`Idempotency-Key` header"
 
 
-def _allowed(action: AnyAction | None) -> str:
-    """Who may take a member route's ``action``, in words, for its description."""
-    if action is None:
-        return ""
-    roles = roles_of(action)
-    named = ", ".join(f"`{role.value}`" for role in Role if role in roles)
-    if roles == frozenset(Role):
-        named = "every role"
-    if action in DASHBOARD_ONLY:
-        named += "; dashboard-only: a personal key gets 403 `dashboard_only`"
-    return f", allowed the operator action `{action.value}` ({named})"
+def _head(surface: Surface) -> tuple[str, str]:
+    """The title and description of ``surface``'s document: a public surface's own, else those of the area
+    whose members' credential it takes (the operators' surface)."""
+    if surface in _TITLES:
+        return _TITLES[surface]
+    documented = documented_surface(surface)
+    if documented is not None:
+        return documented.title, documented.description + _REQUESTS
+    raise ValueError(f"{surface.value} has no document; documents exist for {DOCUMENTED_SURFACES}")
+
+
+def _schemes(surface: Surface) -> dict[str, Any]:
+    """The security schemes of ``surface``'s document: the API key's and the player's secret on a public
+    surface, else those of the credential the surface takes."""
+    if surface in _TITLES:
+        return _API_KEY_SCHEMES
+    documented = documented_surface(surface)
+    assert documented is not None, surface
+    return dict(documented.schemes)
 
 
 def _security(route: Route) -> list[dict[str, list[str]]]:
     auth = route.auth
     if auth is Auth.PUBLIC:
         return []
-    if auth is Auth.MEMBER:
-        session: dict[str, list[str]] = {"session": []}
-        if route.is_write:
-            session["csrfToken"] = []
-        return [{"personalKey": []}, session]
+    if (documented := documented_credential(auth)) is not None:
+        return documented.security(route)
     if auth is Auth.PLAYER:
         return [{"apiKey": [], "playerSecret": []}]
     if auth is Auth.KEY_OR_PLAYER:
@@ -510,8 +462,8 @@ def _error_codes(route: Route, *, every_route: bool = False) -> dict[int, list[s
     add(INVALID_REQUEST)
     if route.auth is not Auth.PUBLIC:
         add(INVALID_API_KEY)
-        if route.auth in (Auth.PLAYER, Auth.KEY_OR_PLAYER):
-            add(PLAYER_SECRET_INVALID)
+        for code in credential_refusals(route.auth):
+            add(code)
         add(PERMISSION_DENIED)
     add(NOT_FOUND)
     if route.idempotency is not Idempotency.NONE:
@@ -886,7 +838,7 @@ def _rule_keywords(rule: Rule, schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# What an SDK request reports of the game's build (livecore.players.platforms): the player keeps the last of
+# What an SDK request reports of the game's build (livecore.platforms): the player keeps the last of
 # each.
 _BUILD_PARAMETERS: dict[str, Any] = {
     "XSvcPlatform": {

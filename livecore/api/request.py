@@ -23,8 +23,7 @@ from livecore.limits import ID
 
 if TYPE_CHECKING:
     from livecore.commands import Runtime
-    from livecore.players.platforms import ClientBuild
-    from livecore.players.rules import Player
+    from livecore.platforms import ClientBuild
     from livecore.scope import Scope
 
 BodyT = TypeVar("BodyT", covariant=True)
@@ -45,10 +44,12 @@ class Request(Generic[BodyT, QueryT]):
     body: BodyT
     query: QueryT
     headers: Mapping[str, str]
-    player: Player | None = None
+    # The player a player route acts for, authenticated and admitted before the handler runs: the players
+    # area's record, which its handlers read typed (livecore.players.actor.player_of).
+    player: object | None = None
     # The write's idempotency key (body field or header), for commands that keep it on their record.
     idempotency_key: str | None = None
-    # The platform and app version an SDK request reported (livecore.players.platforms), if it sent either.
+    # The platform and app version an SDK request reported (livecore.platforms), if it sent either.
     build: ClientBuild | None = None
 
     @property
@@ -59,12 +60,6 @@ class Request(Generic[BodyT, QueryT]):
 AnyRequest = Request[Any, Any]
 #: A route's handler: the request and a transaction reaching what the route's area reads and writes.
 Handler = Callable[[Any, Any], Any]
-
-
-def player_of(request: AnyRequest) -> Player:
-    """The player a player-scoped route acts for: authenticated and admitted before its handler runs."""
-    assert request.player is not None
-    return request.player
 
 
 @attrs.frozen

@@ -21,7 +21,6 @@ from livecore.contributions import Point, served
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, Code
 from livecore.operators.area_action import AnyAction, AreaAction
 from livecore.operators.errors import CSRF_INVALID
-from livecore.players.errors import PLAYER_BANNED, PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName
 from livecore.scope import Permission
 
@@ -180,30 +179,6 @@ def literal_rivals(path: str, paths: Iterable[str]) -> dict[str, tuple[str, ...]
         if literals:
             rivals[param.group(1)] = tuple(sorted(literals))
     return rivals
-
-
-#: Where every player-scoped route lives.
-PLAYER_PATH = "/players/{externalId}"
-#: What a player-scoped client read and write can fail with.
-PLAYER_READ_ERRORS = (PLAYER_SECRET_INVALID, PLAYER_NOT_FOUND)
-PLAYER_WRITE_ERRORS = (PLAYER_SECRET_INVALID, PLAYER_BANNED, PLAYER_NOT_FOUND)
-
-
-def player_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:
-    """A client route of one player (``path`` under :data:`PLAYER_PATH`), taking the player's secret."""
-    write = method != "GET"
-    return Route(
-        name=name,
-        surface=Surface.SDK,
-        method=method,
-        path=f"{PLAYER_PATH}{path}",
-        summary=summary,
-        auth=Auth.PLAYER,
-        response=response,
-        idempotency=kw.pop("idempotency", Idempotency.OPTIONAL if write else Idempotency.NONE),
-        errors=kw.pop("errors", PLAYER_WRITE_ERRORS if write else PLAYER_READ_ERRORS),
-        **kw,
-    )
 
 
 def server_route(name: str, method: str, path: str, summary: str, response: Any, **kw: Any) -> Route:

@@ -1,5 +1,6 @@
 """Wire views more than one domain shows: a player's identity, the other player of a request or gift, and
-the error envelope (declared for the OpenAPI documents; the server renders it directly).
+the error envelope (declared for the OpenAPI documents; the server renders it directly). Which identity a
+player shows is the players area's rule (:mod:`livecore.players.views`).
 
 snake_case here, camelCase on the wire (see :mod:`livecore.api.convert`).
 """
@@ -7,13 +8,21 @@ snake_case here, camelCase on the wire (see :mod:`livecore.api.convert`).
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.players.identity import Identity
-from livecore.players.rules import Player, PlayerCard
+
+
+class Named(Protocol):
+    """A name and an avatar to show: a player's identity, a bot's."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def avatar(self) -> str | None: ...
 
 
 @attrs.frozen
@@ -25,20 +34,8 @@ class IdentityView:
     country: str | None
 
     @classmethod
-    def of(cls, identity: Identity, country: str | None) -> IdentityView:
+    def of(cls, identity: Named, country: str | None) -> IdentityView:
         return cls(name=identity.name, avatar=identity.avatar, country=country)
-
-
-def display_view(player: Player | PlayerCard) -> IdentityView:
-    """Always an object, the anonymized value when never set
-    (docs/reference/players-and-identity.md#identity); a card holds the one to show."""
-    if isinstance(player, PlayerCard):
-        return IdentityView.of(player.identity, player.country)
-    return IdentityView.of(player.display or player.anonymized, player.country)
-
-
-def anonymized_view(player: Player) -> IdentityView:
-    return IdentityView.of(player.anonymized, player.country)
 
 
 @attrs.frozen

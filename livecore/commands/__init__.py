@@ -4,6 +4,10 @@ functions."""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from livecore.clock import Clock
@@ -12,7 +16,6 @@ from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
 from livecore.hooks import NO_CHECKS, Checks
 from livecore.ids import Prefix, new_id
-from livecore.players.presence import PresenceOf, stored_presence
 from livecore.rand import RandomSource
 from livecore.scope import Environment, Scope
 from livecore.store import HasOutbox
@@ -31,8 +34,9 @@ class Runtime:
     checks: Checks = NO_CHECKS
     # A server keeps heartbeats on its presence board, newer than the stored rows
     # (livecore_server.presence), and reads presence through it; an embedded store has only the rows.
+    # A players.presence.PresenceOf: by default, the presence the player's record holds.
     # Left out of == and hash: a board's bound method hashes its board, which is mutable.
-    presence_of: PresenceOf = attrs.field(default=stored_presence, eq=False)
+    presence_of: Callable[[Any], Any] = attrs.field(default=operator.attrgetter("presence"), eq=False)
     # What the registered areas add to each other's tables (livecore.contributions): the process's areas
     # unless a server or a simulation gives its own.
     contributions: Contributions = attrs.field(factory=served, eq=False)

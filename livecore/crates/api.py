@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.crates.errors import NOT_A_CRATE
 from livecore.economy.errors import RESOURCE_NOT_FOUND
 from livecore.grants.api import GrantView
 from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
+from livecore.players.routes import PLAYER_WRITE_ERRORS
 
 if TYPE_CHECKING:
     from livecore.crates.commands import Opened

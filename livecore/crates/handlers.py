@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Request, player_of
+from livecore.api.request import Handler, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.crates import commands as crates
@@ -11,6 +11,7 @@ from livecore.crates.reads import CrateOpenReads, reward_keys
 from livecore.economy.rules import is_platform_managed
 from livecore.grants.commands import GrantsTx
 from livecore.limits import ID
+from livecore.players.actor import player_of
 
 
 def open_crate(request: Request[None, None], tx: GrantsTx) -> OpenCrateResponse:

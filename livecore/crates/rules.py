@@ -8,7 +8,7 @@ probability ``weight`` over the table's total weight and gives every one of its 
 The draw uses the random source it is given: the server's is unpredictable, a simulation's seeded one
 opens the same contents every time. What was drawn is merged into one list of rewards, in the order first
 drawn, adding the amounts of equal rewards (same type, key and parameters) up to the most one change may
-carry (:data:`livecore.economy.rules.MAX_AMOUNT`); beyond it, another entry of that reward starts.
+carry (:data:`livecore.limits.MAX_AMOUNT`); beyond it, another entry of that reward starts.
 
 Limits: a table has 1 to 100 rows, weights 1 to 1,000,000, ``rolls`` 1 to 100; a crate entry holds 1 to
 1,000 crates; a crate grant draws at most :data:`MAX_DRAWS` times in all (the sum of ``amount x rolls``
@@ -33,11 +33,10 @@ import attrs
 from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.economy.errors import RESOURCE_NOT_FOUND
-from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Entry, Game
 from livecore.grants.rules import Grant, GrantKind, GrantTrigger, Kind, KindEntry
-from livecore.limits import Count, Range
+from livecore.limits import MAX_AMOUNT, Count, Range
 from livecore.rand import RandomSource
 
 ROLLS = Range(1, 100)

@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.economy.errors import (
     INSUFFICIENT_BALANCE,
     INSUFFICIENT_QUANTITY,
@@ -14,11 +14,11 @@ from livecore.economy.errors import (
     STUDIO_MANAGED_ECONOMY,
     SYSTEM_RESOURCE_LOCKED,
 )
-from livecore.economy.rules import AMOUNT
 from livecore.errors import Code
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, FREE_TEXT, limited
+from livecore.limits import AMOUNT, FREE_FORM, FREE_TEXT, limited
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
+from livecore.players.routes import PLAYER_WRITE_ERRORS
 
 
 @attrs.frozen

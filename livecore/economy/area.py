@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from livecore import limits
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.economy import api, samples, webhooks
-from livecore.economy import rules as economy
 from livecore.economy.errors import CODES
 from livecore.economy.handlers import HANDLERS
 from livecore.economy.manifest import RESOURCES
@@ -28,12 +28,12 @@ def _merge(tx: HasLedger, rt: Runtime, scope: Scope, source: Player, target: Pla
 def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     return {
         "economy": [
-            ("Amount or quantity of one change", economy.AMOUNT.describe()),
+            ("Amount or quantity of one change", limits.AMOUNT.describe()),
         ],
         "conventions": [
             (
                 "Amounts in reward, grant, gift and donation entries (every route and the manifest)",
-                economy.AMOUNT.describe(),
+                limits.AMOUNT.describe(),
             ),
         ],
     }

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from livecore.api.request import AnyRequest, Handler, Request, player_of
+from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
 from livecore.economy import api
 from livecore.economy.commands import Change, PlayerEconomyTx, client_spend, server_adjust
 from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
+from livecore.players.actor import player_of
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
 

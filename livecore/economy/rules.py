@@ -39,7 +39,7 @@ from livecore.economy.errors import (
 from livecore.enums import Value, Values
 from livecore.errors import LivecoreError, invalid_request
 from livecore.games import Economy, Game, Resource, ResourceType
-from livecore.limits import Range
+from livecore.limits import AMOUNT
 from livecore.players.rules import Activity
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -47,8 +47,6 @@ LEDGER_ENTRY_ID_PREFIX = "led"
 
 
 SYSTEM_ITEMS = ("sessions", "login_streak")
-MAX_AMOUNT = 1_000_000_000_000  # per change: far above any real grant, far below integer trouble
-AMOUNT = Range(1, MAX_AMOUNT)
 
 
 class Reason(Values):

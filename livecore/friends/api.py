@@ -11,7 +11,7 @@ import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.parts import WIRE_PARTS
-from livecore.api.route import PLAYER_PATH, PLAYER_WRITE_ERRORS, Route, Surface, player_route
+from livecore.api.route import Route, Surface
 from livecore.api.views import Counterparty, Direction, IdentityView
 from livecore.errors import METHOD_NOT_ALLOWED
 from livecore.friends.errors import (
@@ -30,6 +30,7 @@ from livecore.limits import ID, limited
 from livecore.parts import PartKey, by_key
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.presence import STATUS
+from livecore.players.routes import PLAYER_PATH, PLAYER_WRITE_ERRORS, player_route
 
 T = TypeVar("T")
 

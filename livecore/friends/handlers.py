@@ -6,16 +6,17 @@ rows."""
 
 from __future__ import annotations
 
-from livecore.api.request import AnyRequest, Handler, Reply, Request, player_of
+from livecore.api.request import AnyRequest, Handler, Reply, Request
 from livecore.api.route import Route
-from livecore.api.views import display_view
 from livecore.friends import api, views
 from livecore.friends import commands as cmd
 from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.friends.views import ViewsTx
 from livecore.players import commands as players_cmd
+from livecore.players.actor import player_of
 from livecore.players.commands import get_player, load_game
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 
 
 def _with_code(request: AnyRequest, tx: ViewsTx) -> Player:

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import attrs
 
 from livecore.api.parts import WIRE_PART, Part
-from livecore.api.views import Counterparty, Direction, display_view
+from livecore.api.views import Counterparty, Direction
 from livecore.contributions import Contribution, Point, served
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.economy.store import HasLedger
@@ -28,6 +28,7 @@ from livecore.games import Game
 from livecore.parts import PartKey
 from livecore.players.presence import PresenceOf
 from livecore.players.rules import Player, PlayerCard
+from livecore.players.views import display_view
 from livecore.store.games import HasGames
 
 

@@ -9,16 +9,8 @@ from typing import ClassVar
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.route import (
-    PLAYER_PATH,
-    PLAYER_READ_ERRORS,
-    PLAYER_WRITE_ERRORS,
-    Route,
-    Surface,
-    player_route,
-)
-from livecore.api.views import Counterparty, Direction, display_view
-from livecore.economy.rules import AMOUNT
+from livecore.api.route import Route, Surface
+from livecore.api.views import Counterparty, Direction
 from livecore.errors import IDEMPOTENCY_CONFLICT
 from livecore.friends.errors import FRIEND_CODE_INVALID, NOT_FRIENDS
 from livecore.friends.rules import CODE
@@ -37,10 +29,12 @@ from livecore.gifts.errors import (
 from livecore.gifts.rules import MESSAGE, Gift, GiftStatus
 from livecore.grants.rules import GrantStatus
 from livecore.idempotency import KEY
-from livecore.limits import ID, PAGE, limited
+from livecore.limits import AMOUNT, ID, PAGE, limited
 from livecore.parts import PartKey
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore.players.routes import PLAYER_PATH, PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player, PlayerCard
+from livecore.players.views import display_view
 
 
 @attrs.frozen

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from livecore.api.request import Handler, Reply, Request, player_of
+from livecore.api.request import Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.friends.commands import resolve_target
@@ -18,6 +18,7 @@ from livecore.gifts.rules import SendRequest, check_history_visible, max_amount,
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
 from livecore.gifts.store import HasGifts
 from livecore.limits import ID
+from livecore.players.actor import player_of
 from livecore.players.commands import get_player, load_game
 from livecore.players.store import HasPlayers
 from livecore.store.games import HasGames

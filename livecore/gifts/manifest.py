@@ -17,8 +17,8 @@ Defaults are :class:`livecore.gifts.settings.GiftingSettings`' and
 
 from __future__ import annotations
 
-from livecore.economy.rules import AMOUNT
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
+from livecore.limits import AMOUNT
 from livecore.section import Rules, Section, at_least, within
 
 GIFTING = Section(

@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 import attrs
 
 from livecore.clock import format_ts
-from livecore.economy.rules import MAX_AMOUNT, SYSTEM_ITEMS, is_platform_managed
+from livecore.economy.rules import SYSTEM_ITEMS, is_platform_managed
 from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError
 from livecore.friends.errors import NOT_FRIENDS
 from livecore.games import Game, Resource, ResourceType
@@ -48,7 +48,7 @@ from livecore.gifts.errors import (
 )
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS, GiftingSettings, GiftResource
 from livecore.grants.rules import GrantStatus
-from livecore.limits import Text
+from livecore.limits import MAX_AMOUNT, Text
 from livecore.players.rules import PlayerCard
 
 MESSAGE = Text(max_length=200)  # docs/reference/gifts.md

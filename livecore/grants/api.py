@@ -9,9 +9,8 @@ from typing import Any
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.route import PLAYER_WRITE_ERRORS, Auth, Idempotency, Route, Surface
+from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.economy.errors import RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED
-from livecore.economy.rules import AMOUNT
 from livecore.errors import invalid_request
 from livecore.games import Entry, ResourceType
 from livecore.grants.errors import GRANT_ALREADY_CLAIMED, GRANT_EXPIRED, GRANT_NOT_FOUND
@@ -28,8 +27,9 @@ from livecore.grants.rules import (
     kind_entry,
 )
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
+from livecore.limits import AMOUNT, FREE_FORM, FREE_TEXT, ID, limited
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
+from livecore.players.routes import PLAYER_WRITE_ERRORS
 
 
 class GrantSourceKind(enum.StrEnum):

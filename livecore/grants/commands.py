@@ -13,7 +13,6 @@ from typing import Any, Protocol, Self, TypeVar
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.actor import check_actor
 from livecore.contributions import Point
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason, resource
@@ -34,6 +33,7 @@ from livecore.grants.store import HasGrants
 from livecore.grants.webhooks import GrantClaimed, GrantCreated, GrantExpired
 from livecore.ids import new_uuid
 from livecore.limits import FREE_FORM, FREE_TEXT
+from livecore.players.actor import check_actor
 from livecore.players.commands import first_contact, load_game
 from livecore.players.rules import Player
 from livecore.players.store import HasPlayers
@@ -175,7 +175,7 @@ def settle(
 
 def claim(tx: GrantsTx, rt: Runtime, scope: Scope, player: Player, grant_id: str) -> Grant:
     """The player claims one of its grants (the client's claim): :func:`settle` with the claim trigger
-    (its route refuses a banned player before this runs: livecore.commands.actor)."""
+    (its route refuses a banned player before this runs: livecore.players.actor)."""
     claimed = settle(tx, rt, scope, player, grant_id, GrantTrigger.CLAIM)
     if rt.checks.active:
         rt.checks.hook.after_claim_grant(tx=tx, rt=rt, scope=scope, player=player, grant=claimed)

@@ -3,7 +3,7 @@ created for a player, one acknowledged). docs/reference/grants.md."""
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Request, player_of
+from livecore.api.request import Handler, Request
 from livecore.api.route import Route
 from livecore.grants.api import (
     SDK_CLAIM_GRANT,
@@ -17,6 +17,7 @@ from livecore.grants.api import (
 )
 from livecore.grants.commands import GrantsTx, claim, create_grant, settle
 from livecore.grants.rules import PENDING_LIMIT, GrantTrigger
+from livecore.players.actor import player_of
 from livecore.players.commands import get_player
 
 

@@ -15,18 +15,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from livecore.api.convert import ABSENT, OMIT_IF_NONE, Absent
-from livecore.api.route import (
-    PLAYER_PATH,
-    PLAYER_READ_ERRORS,
-    PLAYER_WRITE_ERRORS,
-    Route,
-    Surface,
-    player_route,
-    server_route,
-)
-from livecore.api.views import IdentityView, display_view
+from livecore.api.route import Route, Surface, server_route
+from livecore.api.views import IdentityView
 from livecore.economy.errors import INSUFFICIENT_BALANCE
-from livecore.economy.rules import AMOUNT
 from livecore.games import ResourceType
 from livecore.guilds.errors import (
     ALREADY_IN_GUILD,
@@ -67,10 +58,12 @@ from livecore.guilds.rules import (
     help_status,
 )
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, OFFSET, limited
+from livecore.limits import AMOUNT, FREE_FORM, ID, OFFSET, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
+from livecore.players.routes import PLAYER_PATH, PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 
 if TYPE_CHECKING:
     from livecore.guilds.commands import (

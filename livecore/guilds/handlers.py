@@ -5,12 +5,13 @@ as its actor, ``by``). docs/guilds.md."""
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Reply, Request, player_of
+from livecore.api.request import Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.guilds import api, commands
 from livecore.guilds.reads import GuildDonateReads
 from livecore.limits import ID
+from livecore.players.actor import player_of
 
 
 def create(request: Request[api.CreateGuildRequest, None], tx: commands.GuildsTx) -> api.GuildResponse:

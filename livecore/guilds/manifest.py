@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from livecore.economy.rules import AMOUNT
 from livecore.guilds.settings import GUILD_SETTINGS, GuildSettings, HelpSettings
+from livecore.limits import AMOUNT
 from livecore.section import (
     SECONDS_MAX,
     EntryList,

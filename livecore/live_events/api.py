@@ -9,13 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.route import (
-    PLAYER_WRITE_ERRORS,
-    Auth,
-    Route,
-    Surface,
-    player_route,
-)
+from livecore.api.route import Auth, Route, Surface
 from livecore.games import Order
 from livecore.grants.api import GrantView, RewardEntry
 from livecore.limits import BOARD_NUMBER, ID, PAGE, limited
@@ -35,6 +29,7 @@ from livecore.live_events.errors import (
 )
 from livecore.live_events.rules import EventState
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
+from livecore.players.routes import PLAYER_WRITE_ERRORS, player_route
 
 if TYPE_CHECKING:
     from livecore.live_events.commands.live_events import EventListing

@@ -4,7 +4,7 @@ docs/events.md. A board's live stream is the server's (:mod:`livecore_server.liv
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Reply, Request, player_of
+from livecore.api.request import Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.grants.api import GrantView
@@ -15,10 +15,11 @@ from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.live_events import LiveEventsTx
 from livecore.live_events.commands.steps import Held
 from livecore.live_events.reads import ProgressReads
+from livecore.players.actor import player_of, sent_player
 
 
 def list_events(request: Request[None, None], tx: LiveEventsTx) -> api.EventListResponse:
-    listings = commands.list_events(tx, request.rt, request.scope, request.player)
+    listings = commands.list_events(tx, request.rt, request.scope, sent_player(request))
     return api.EventListResponse(events=[api.EventView.of(listing) for listing in listings])
 
 

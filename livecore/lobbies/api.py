@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from livecore.api.route import Route, Surface, server_route
-from livecore.api.views import IdentityView, display_view
+from livecore.api.views import IdentityView
 from livecore.errors import CONFLICT, IDEMPOTENCY_CONFLICT, NOT_FOUND
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, ID, limited
@@ -18,6 +18,7 @@ from livecore.lobbies.errors import LOBBY_NOT_FOUND
 from livecore.lobbies.forming import LobbyForming as LobbyForming  # where the client's models find it
 from livecore.lobbies.rules import PUSH_CAPACITY, PUSH_PLAYERS, Lobby, LobbyStatus, PromotionReason, Seat
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 
 if TYPE_CHECKING:
     from livecore.lobbies.commands import LobbyRead

@@ -63,6 +63,7 @@ from livecore.lobbies.webhooks import (
     SessionTerminated,
 )
 from livecore.players.commands import find_player, first_contact, load_game
+from livecore.players.identity import DEFAULT_POOL
 from livecore.players.rules import Player
 from livecore.scope import SYSTEM, Environment, Scope
 
@@ -125,7 +126,7 @@ def _fill_with_bots(
     tx: LobbiesTx, rt: Runtime, scope: Scope, game: Game, lobby: Lobby, settings: LobbySettings
 ) -> Lobby:
     """Bots take the empty seats (``lobby.bot_filled``, once; nothing when no seat is free)."""
-    bots = bot_seats(lobby, settings, rt.clock.now(), rt.rng, game.identity_pool)
+    bots = bot_seats(lobby, settings, rt.clock.now(), rt.rng, DEFAULT_POOL)
     for bot in bots:
         tx.lobbies.add_seat(bot)
         lobby, _ = seat_player(lobby, bot)

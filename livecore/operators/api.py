@@ -40,11 +40,12 @@ from livecore.operators.errors import (
     PERSONAL_KEY_NOT_FOUND,
     WEBHOOK_ENDPOINT_NOT_FOUND,
 )
-from livecore.operators.rules import KEY_LIFETIME, Action, Role
+from livecore.operators.rules import KEY_LIFETIME, Action
 from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState, PlayerProfileResponse
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore.players.identity import COUNTRY
 from livecore.players.rules import Player
+from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus, EndpointStatus
 

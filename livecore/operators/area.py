@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from livecore.api.auth import DOCUMENTED_CREDENTIALS
 from livecore.area import Area
 from livecore.errors import NOT_FOUND
 from livecore.limits import duration
 from livecore.operators import api, samples
+from livecore.operators.documents import MEMBER_CREDENTIAL
 from livecore.operators.errors import CODES
 from livecore.operators.handlers import HANDLERS
 from livecore.operators.rules import (
@@ -45,4 +47,7 @@ AREA = Area(
     errors=CODES,
     limits=_limits,
     id_prefixes=(MEMBER_ID_PREFIX, SESSION_ID_PREFIX, PERSONAL_KEY_ID_PREFIX, AUDIT_ENTRY_ID_PREFIX),
+    # How the documents describe a member's credential and the area's own surface, /admin/v1 (the server
+    # admits a member before the route runs: livecore_server/operators/access.py).
+    contributes=(DOCUMENTED_CREDENTIALS(MEMBER_CREDENTIAL),),
 )

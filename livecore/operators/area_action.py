@@ -13,7 +13,8 @@ from __future__ import annotations
 import attrs
 
 from livecore.errors import PERMISSION_DENIED, LivecoreError
-from livecore.operators.rules import ALLOWED, Action, Operator, Role, authorize
+from livecore.operators.rules import ALLOWED, Action, Operator, authorize
+from livecore.roles import Role
 
 #: Who may take every action, a studio's areas' included.
 _STUDIO_ADMINS = frozenset({Role.OWNER, Role.ADMIN})

@@ -19,8 +19,8 @@ from livecore.grants.rules import GrantKind
 from livecore.operators import api
 from livecore.operators.api import AttemptResponse as AdminAttemptResponse
 from livecore.operators.rules import Action as OperatorAction
-from livecore.operators.rules import Role as MemberRole
 from livecore.player_tools.api import BanPlayerResponse, BanRequest
+from livecore.roles import Role as MemberRole
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus
 

@@ -43,6 +43,7 @@ import attrs
 from livecore.errors import PERMISSION_DENIED, LivecoreError, invalid_request
 from livecore.limits import Range
 from livecore.operators.errors import DASHBOARD_ONLY as DASHBOARD_ONLY_CODE
+from livecore.roles import Role
 from livecore.scope import Environment
 
 # The id prefixes of the area's records, claimed in its declaration (``Area.id_prefixes``).
@@ -50,15 +51,6 @@ MEMBER_ID_PREFIX = "mem"  # an operator of a studio
 SESSION_ID_PREFIX = "mss"  # a member's portal session
 PERSONAL_KEY_ID_PREFIX = "pk"
 AUDIT_ENTRY_ID_PREFIX = "aud"
-
-
-class Role(enum.StrEnum):
-    OWNER = "OWNER"
-    ADMIN = "ADMIN"
-    GAME_ADMIN = "GAME_ADMIN"
-    GAME_DEVELOPER = "GAME_DEVELOPER"
-    GAME_DEBUGGER = "GAME_DEBUGGER"
-    VIEWER = "VIEWER"
 
 
 class Action(enum.StrEnum):

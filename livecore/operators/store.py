@@ -18,11 +18,12 @@ from livecore.live_events.store.attempts import HasAttempts
 from livecore.live_events.store.boards import HasBoards
 from livecore.live_events.store.windows import HasWindows
 from livecore.lobbies.store import HasLobbies
-from livecore.operators.rules import AuditEntry, Role
+from livecore.operators.rules import AuditEntry
 from livecore.player_tools.store.erasures import HasErasures
 from livecore.player_tools.store.merges import HasMerges
 from livecore.players.store import HasPlayers
 from livecore.purchases.store import HasPurchases
+from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.store.games import HasGames
 from livecore.store.outbox import Outbox

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from livecore.api.convert import OMIT_IF_NONE
-from livecore.api.route import PLAYER_PATH, server_route
+from livecore.api.route import server_route
 from livecore.api.views import IdentityView
 from livecore.errors import INVALID_REQUEST
 from livecore.grants.api import GrantView
@@ -20,6 +20,7 @@ from livecore.lobbies.api import LobbyView
 from livecore.player_tools.errors import INVALID_MERGE
 from livecore.player_tools.migration import ROWS, InventoryRow, PlayerRow, WalletRow
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore.players.routes import PLAYER_PATH
 from livecore.players.rules import BAN_REASON, Player
 from livecore.purchases.api import PurchaseView
 

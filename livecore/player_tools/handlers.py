@@ -9,18 +9,18 @@ from typing import Protocol
 
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
-from livecore.api.views import anonymized_view, display_view
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.views import lobby_views
+from livecore.platforms import platform_registered
 from livecore.player_tools import api
 from livecore.player_tools.commands import moderation
 from livecore.player_tools.commands.moderation import ModerationTx
 from livecore.player_tools.views import ProfileTx, player_profile
 from livecore.players.commands import get_player, load_game
-from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
+from livecore.players.views import anonymized_view, display_view
 from livecore.purchases.api import PurchaseView
 from livecore.purchases.store import HasPurchases
 

@@ -24,10 +24,9 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError, invalid_request
 from livecore.idempotency import KEY
-from livecore.limits import FREE_FORM, ID, Count, Range, limited
+from livecore.limits import FREE_FORM, ID, MAX_AMOUNT, Count, Range, limited
 from livecore.players.identity import AVATAR, NAME
 
 MAX_ROWS = 1_000

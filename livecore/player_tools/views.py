@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.api.views import display_view
 from livecore.grants.api import GrantView
 from livecore.grants.commands import GrantsTx
 from livecore.grants.rules import GrantStatus
@@ -14,10 +13,11 @@ from livecore.live_events.api import AttemptView
 from livecore.live_events.attempts import AttemptStatus
 from livecore.lobbies.commands import LobbiesTx
 from livecore.lobbies.views import lobby_views
+from livecore.platforms import platform_registered
 from livecore.player_tools import api
 from livecore.players.commands import load_game
-from livecore.players.platforms import platform_registered
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 from livecore.scope import Scope
 
 

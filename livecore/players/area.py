@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
+from livecore import platforms
+from livecore.api.auth import AUTHENTICATION, Authentication
+from livecore.api.route import Auth
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.limits import duration
-from livecore.players import api, identity, platforms, samples, webhooks
+from livecore.players import api, identity, samples, webhooks
 from livecore.players import rules as players
-from livecore.players.commands import sweep_streaks
-from livecore.players.errors import CODES
+from livecore.players.actor import admit
+from livecore.players.commands import authenticate, sweep_streaks
+from livecore.players.errors import CODES, PLAYER_SECRET_INVALID
 from livecore.players.handlers import HANDLERS
 from livecore.players.hooks import PlayerSpecs
 from livecore.players.memory import MemoryPlayers, PlayerTables
@@ -55,4 +59,16 @@ AREA = Area(
     tables=PlayerTables,
     ports={"players": MemoryPlayers},
     season=SEASON,
+    # The player of a player route, and of a key-or-player route sent with its secret: its secret checked,
+    # its own writes refused while it is banned.
+    contributes=(
+        AUTHENTICATION(
+            Authentication(
+                kinds=frozenset({Auth.PLAYER, Auth.KEY_OR_PLAYER}),
+                refusals=(PLAYER_SECRET_INVALID,),
+                authenticate=authenticate,
+                admit=admit,
+            )
+        ),
+    ),
 )

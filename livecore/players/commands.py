@@ -13,15 +13,16 @@ from livecore.errors import NOT_FOUND, LivecoreError
 from livecore.games import Game
 from livecore.ids import new_id, new_secret
 from livecore.limits import FREE_FORM, ID
+from livecore.platforms import ClientBuild
 from livecore.players.errors import PLAYER_NOT_FOUND, PLAYER_SECRET_INVALID
 from livecore.players.identity import (
+    DEFAULT_POOL,
     Identity,
     normalize_avatar,
     normalize_country,
     normalize_name,
     resolve_country,
 )
-from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence
 from livecore.players.presence import heartbeat as heartbeat_presence
 from livecore.players.rules import (
@@ -133,7 +134,7 @@ def _newcomer(
     ID.check(external_id, "externalPlayerId")
     game = load_game(tx, scope)
     now = rt.clock.now()
-    anonymized = game.identity_pool.compose(game.id, external_id)
+    anonymized = DEFAULT_POOL.compose(game.id, external_id)
     return Player(
         id=new_id(PLAYER_ID_PREFIX, now, rt.rng),
         game_id=scope.game_id,

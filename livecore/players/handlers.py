@@ -5,11 +5,12 @@ docs/players.md."""
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Request, player_of
+from livecore.api.request import Handler, Request
 from livecore.api.route import Route
-from livecore.api.views import display_view
 from livecore.players import api
+from livecore.players.actor import player_of
 from livecore.players.commands import PlayersTx, get_player, set_identity
+from livecore.players.views import display_view
 
 
 def set_own_identity(request: Request[api.SetIdentityRequest, None], tx: PlayersTx) -> api.IdentityResponse:

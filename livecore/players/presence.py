@@ -47,8 +47,3 @@ class Present(Protocol):
 
 #: A player's presence as its reader knows it (:attr:`livecore.commands.Runtime.presence_of`).
 PresenceOf = Callable[[Present], Presence]
-
-
-def stored_presence(player: Present) -> Presence:
-    """The presence the player's row holds: all an embedded store knows."""
-    return player.presence

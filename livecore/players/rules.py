@@ -28,9 +28,9 @@ import attrs
 from livecore.errors import PERMISSION_DENIED, LivecoreError
 from livecore.limits import FREE_TEXT, Text
 from livecore.names import fold
+from livecore.platforms import ClientBuild
 from livecore.players.errors import PLAYER_ALREADY_REGISTERED, PLAYER_BANNED
 from livecore.players.identity import Identity, check_country
-from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence
 from livecore.scope import Environment
 

@@ -7,18 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from livecore.api.route import (
-    PLAYER_PATH,
-    PLAYER_WRITE_ERRORS,
-    Auth,
-    Idempotency,
-    Route,
-    Surface,
-    server_route,
-)
+from livecore.api.route import Auth, Idempotency, Route, Surface, server_route
 from livecore.errors import IDEMPOTENCY_CONFLICT
 from livecore.limits import MOMENT, NOT_NEGATIVE, OFFSET, PAGE, limited
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore.players.routes import PLAYER_PATH, PLAYER_WRITE_ERRORS
 from livecore.purchases import rules as purchases
 from livecore.purchases.errors import UNKNOWN_CURRENCY
 from livecore.purchases.rules import WINDOW_DAYS, WINDOWS, Purchase, ValidationStatus

@@ -10,11 +10,12 @@ from typing import Protocol
 
 import orjson
 
-from livecore.api.request import AnyRequest, Handler, Reply, Request, player_of
+from livecore.api.request import AnyRequest, Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.clock import from_millis, to_millis
 from livecore.errors import invalid_request
 from livecore.limits import MOMENT
+from livecore.players.actor import player_of
 from livecore.players.commands import get_player
 from livecore.players.rules import Player
 from livecore.players.store import HasPlayers

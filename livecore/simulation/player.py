@@ -18,7 +18,6 @@ import attrs
 from livecore.api.call import Call
 from livecore.api.route import Route
 from livecore.area import Area
-from livecore.commands.actor import admit, check_actor
 from livecore.economy.api import InventoryResponse, WalletResponse
 from livecore.exceptions import LivecoreAPIError
 from livecore.guilds.api import GuildResponse, GuildSearchResponse
@@ -32,9 +31,10 @@ from livecore.lobbies.api import LobbyResponse
 from livecore.lobbies.simulation import LobbyReads
 from livecore.manifest import Manifest
 from livecore.memory.store import MemoryTransaction
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
+from livecore.players.actor import admit, check_actor
 from livecore.players.calls import PlayersCalls
 from livecore.players.commands import authenticate, register
-from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.players.rules import Player, seen_is_due
 from livecore.scope import Environment
 from livecore.simulation.actions import PlayerActions, ServerActions

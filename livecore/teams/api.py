@@ -9,22 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from livecore.api.route import (
-    PLAYER_READ_ERRORS,
-    PLAYER_WRITE_ERRORS,
-    Idempotency,
-    Route,
-    Surface,
-    player_route,
-    server_route,
-)
-from livecore.api.views import IdentityView, display_view
+from livecore.api.route import Idempotency, Route, Surface, server_route
+from livecore.api.views import IdentityView
 from livecore.friends.errors import NOT_FRIENDS
 from livecore.idempotency import KEY
 from livecore.limits import FREE_FORM, FREE_TEXT, ID, limited
 from livecore.live_events.errors import EVENT_NOT_FOUND, EVENT_NOT_OPEN
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore.players.routes import PLAYER_READ_ERRORS, PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
+from livecore.players.views import display_view
 from livecore.teams.errors import (
     ALREADY_ON_TEAM,
     INVITE_EXPIRED,

@@ -3,8 +3,9 @@ invites and their acceptance (docs/teams.md)."""
 
 from __future__ import annotations
 
-from livecore.api.request import Handler, Request, player_of
+from livecore.api.request import Handler, Request
 from livecore.api.route import Route
+from livecore.players.actor import player_of
 from livecore.teams import api, commands
 
 

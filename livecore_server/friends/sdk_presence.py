@@ -3,11 +3,11 @@ session or a new streak day (``livecore.players.commands.heartbeat``, docs/frien
 
 from __future__ import annotations
 
-from livecore.commands.actor import admit
 from livecore.friends import api
 from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
 from livecore.players import commands as players_cmd
+from livecore.players.actor import admit
 from livecore.players.commands import PlayersTx, authenticate, get_player, load_game
 from livecore.players.rules import Player
 from livecore_server.http.endpoint import AnyCall, Binding, Call, bind_direct
@@ -47,7 +47,7 @@ async def beat(call: Call[api.HeartbeatRequest | None, None]) -> api.PresenceRes
     only a beat that opens a session or a new streak day is written at once."""
     services = call.services
     player, game = await _heartbeat_caller(call)
-    admit(call.route, player)  # as every player route's caller is (livecore.commands.actor)
+    admit(call.route, player)  # as every player route's caller is (livecore.players.actor)
     status = (call.body or api.HeartbeatRequest()).status
     now = call.rt.clock.now()
     done = players_cmd.beat(player, status, now, activity=services.presence.activity_of(player))

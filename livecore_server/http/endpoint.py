@@ -17,12 +17,11 @@ from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
 from livecore import areas
+from livecore.api.auth import authentication
 from livecore.api.request import PathIds, Request, answer_of, fields_of
 from livecore.api.request import Reply as Reply  # re-exported: a studio's handlers import them from here
-from livecore.api.request import player_of as player_of
 from livecore.api.request import structured as structured
 from livecore.api.route import Auth, Idempotency, Route, Surface
-from livecore.commands.actor import admit
 from livecore.commands.reads import Reads
 from livecore.errors import (
     INVALID_REQUEST,
@@ -41,8 +40,7 @@ from livecore.idempotency import (
     replay_status,
 )
 from livecore.operators.rules import Operator
-from livecore.players.commands import authenticate
-from livecore.players.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
+from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
@@ -311,12 +309,15 @@ def answer_context(scope: str, key: str) -> str:
 def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
     if not takes_player(call.route, call.headers):
         return call
+    # Declared by the players area (livecore.api.auth): the secret checked, then the ban on its own writes.
+    declared = authentication(call.route.auth, call.rt.contributions)
+    assert declared is not None, f"{call.route.name}: no area authenticates its caller"
     secret = call.headers.get("X-Player-Secret")
-    player = authenticate(tx, call.rt, call.scope, call.external_id, secret)
+    player = declared.authenticate(tx, call.rt, call.scope, call.external_id, secret)
     call.services.presence.saw(player, call.rt.clock.now(), call.build)
-    # What every player route needs, whichever area declares it (livecore.commands.actor): here, so the
-    # ban wins over what a handler resolves before its command runs and over a stored replay.
-    return attrs.evolve(call, player=admit(call.route, player))
+    # Here, whichever area declares the route, so the ban wins over what a handler resolves before its
+    # command runs and over a stored replay.
+    return attrs.evolve(call, player=declared.admit(call.route, player))
 
 
 def _replay(tx: ServerTransaction, call: AnyCall, key: str, fp: str) -> _Outcome | None:

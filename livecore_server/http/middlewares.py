@@ -25,6 +25,7 @@ from email.utils import format_datetime
 
 from aiohttp import web
 
+from livecore.api.auth import credential_refusals
 from livecore.api.route import Auth, Deprecation, Route, Surface, bucket_for, permission_for
 from livecore.clock import to_millis
 from livecore.errors import (
@@ -40,7 +41,6 @@ from livecore.errors import (
     UNSUPPORTED_MEDIA_TYPE,
     LivecoreError,
 )
-from livecore.players.errors import PLAYER_SECRET_INVALID
 from livecore.ratelimit import BucketName, Decision
 from livecore_server.http.endpoint import (
     API_KEY,
@@ -271,21 +271,21 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         refused = await brake.admit(player, now_ms)
         if refused is not None:
             raise _wrong_secrets(refused, headers)
+        # What a wrong secret is answered with, as the area that authenticates the player declares it.
+        wrong_secret = credential_refusals(route.auth)
         if not player_secret_shaped(request.headers.get("X-Player-Secret")):
             # Refused before the key's bucket or the database is asked, and counted like any wrong secret.
             counted = await brake.wrong(player, now_ms)
             headers.update(counted.headers())
             if not counted.allowed:
                 raise _wrong_secrets(counted, headers)
-            raise LivecoreError(
-                PLAYER_SECRET_INVALID, "The player secret is missing or is not a player secret."
-            )
+            raise LivecoreError(wrong_secret[0], "The player secret is missing or is not a player secret.")
         try:
             await take(request, key, bucket, now_ms, headers)
             admit(request, route, key, public, now_ms)
             response = await handle_in_time(request, handler, services.config.body_timeout)
         except LivecoreError as exc:
-            if exc.code is not PLAYER_SECRET_INVALID:
+            if exc.code not in wrong_secret:
                 brake.release(player)
                 raise
             counted = await brake.wrong(player, now_ms)

@@ -33,8 +33,9 @@ from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
 from livecore.operators.area_action import permits, roles_of
-from livecore.operators.rules import DASHBOARD_ONLY, Operator, Role, Via
+from livecore.operators.rules import DASHBOARD_ONLY, Operator, Via
 from livecore.ratelimit import BucketName
+from livecore.roles import Role
 from livecore_server.http.endpoint import Binding
 from livecore_server.http.middlewares import REQUEST_IDS, envelope_for, handle_in_time
 from livecore_server.operators.access import (

@@ -1,7 +1,8 @@
 """OpenID Connect sign-in for members (operators), the relying party's side.
 
 When the reference server is configured with a provider (``LIVECORE_OIDC_*``,
-:meth:`livecore_server.config.OidcSettings.from_env`), the portal's "Sign in with SSO" calls :meth:`OidcClient.begin`, keeps the returned :class:`OidcPending`
+:meth:`livecore_server.config.OidcSettings.from_env`), the portal's "Sign in with SSO" calls
+:meth:`OidcClient.begin`, keeps the returned :class:`OidcPending`
 (server-side keyed by its state, or sealed in a cookie) and sends the browser to the returned URL. The
 provider's callback hands its query parameters to :meth:`OidcClient.finish`, which redeems the code and
 returns the provider-verified email as an :class:`OidcIdentity`; matching it to a member is the caller's.

@@ -27,7 +27,7 @@ import attrs
 
 from livecore.area import PortKey
 from livecore.clock import to_millis
-from livecore.players.platforms import ClientBuild
+from livecore.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
 from livecore_server.players.sql_presence import SqlPresence

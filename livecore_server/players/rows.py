@@ -10,8 +10,8 @@ import orjson
 
 from livecore.clock import from_millis, to_millis
 from livecore.names import fold
+from livecore.platforms import ClientBuild
 from livecore.players.identity import Identity
-from livecore.players.platforms import ClientBuild
 from livecore.players.presence import Presence
 from livecore.players.rules import Activity, Ban, DebugFlag, Lifecycle, Player, PlayerCard
 from livecore.scope import Environment

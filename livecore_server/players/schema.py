@@ -77,7 +77,7 @@ SCHEMA = Schema(
             nullable("debug_at", MS),
             Column("lifecycle", default="active"),
             nullable("merged_into"),
-            # The platform key and app version the SDK last reported (livecore.players.platforms).
+            # The platform key and app version the SDK last reported (livecore.platforms).
             nullable("platform"),
             nullable("app_version"),
             # An operator's country override; ``country`` is the resolved one.

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from livecore.api.views import anonymized_view, display_view
 from livecore.commands.reads import Reads
 from livecore.players import api
 from livecore.players.commands import register
+from livecore.players.views import anonymized_view, display_view
 from livecore_server import audit
 from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind, path_player

@@ -3,7 +3,7 @@ lastSeenAt of client requests, the platform and app version they report)."""
 
 from __future__ import annotations
 
-from livecore.players.platforms import ClientBuild
+from livecore.platforms import ClientBuild
 from livecore_server.storage.sqlport import SqlPort
 
 

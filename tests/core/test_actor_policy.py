@@ -1,4 +1,4 @@
-"""The actor policy (livecore.commands.actor) as the runtime applies it to every player route, the
+"""The actor policy (livecore.players.actor) as the runtime applies it to every player route, the
 heartbeat command and the friends query views, on the in-memory store: what an embedded simulation runs."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from livecore.api.route import Auth, Route
 from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
-from livecore.commands.actor import acting, admit
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
@@ -36,6 +35,7 @@ from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore.memory import MemoryStore
 from livecore.player_tools.commands.moderation import ban_player
 from livecore.players import commands as players_cmd
+from livecore.players.actor import acting, admit
 from livecore.players.errors import PLAYER_BANNED
 from livecore.players.memory import PlayerTables
 from livecore.players.rules import Player

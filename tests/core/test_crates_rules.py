@@ -18,7 +18,6 @@ from livecore.crates.rules import CRATE, MAX_DRAWS, CrateEntry, check_crate_entr
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.crates.webhooks import CrateOpened
 from livecore.economy.errors import RESOURCE_NOT_FOUND
-from livecore.economy.rules import MAX_AMOUNT
 from livecore.errors import INVALID_REQUEST, Code, LivecoreError
 from livecore.games import Economy, Entry, Game, GameSettings, Resource, ResourceType
 from livecore.grants.api import RewardEntry
@@ -33,6 +32,7 @@ from livecore.grants.rules import (
     validate_entries,
 )
 from livecore.grants.webhooks import GrantCreated
+from livecore.limits import MAX_AMOUNT
 from livecore.rand import SeededRandomSource
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)

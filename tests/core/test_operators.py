@@ -19,7 +19,6 @@ from livecore.operators.rules import (
     SESSION_TTL,
     Action,
     Operator,
-    Role,
     Via,
     authorize,
     check_key_role,
@@ -28,6 +27,7 @@ from livecore.operators.rules import (
     may_revoke_key,
     sees_every_key,
 )
+from livecore.roles import Role
 
 STUDIO = "std_acme"
 OTHER_STUDIO = "std_other"

@@ -55,7 +55,6 @@ from livecore import areas
 from livecore.api.convert import structure
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
-from livecore.commands.actor import check_actor
 from livecore.crates import commands as crates_cmd
 from livecore.crates.rules import CrateEntry
 from livecore.economy import commands as economy_cmd
@@ -96,6 +95,7 @@ from livecore.player_tools.commands import erasure, merge, migration, moderation
 from livecore.player_tools.erasure import ErasureReason
 from livecore.player_tools.migration import check_batch
 from livecore.players import commands as players_cmd
+from livecore.players.actor import check_actor
 from livecore.players.presence import Presence
 from livecore.players.rules import Player, PlayerCard
 from livecore.purchases import commands as purchases_cmd
@@ -471,7 +471,7 @@ class Embedded:
 
     def _me(self, tx: Transaction, external_id: str, game: str = SPACE) -> Player:
         """The player of a client write, admitted as the runtime admits it on every route that writes
-        (livecore.commands.actor): the commands hold no ban check of their own."""
+        (livecore.players.actor): the commands hold no ban check of their own."""
         return check_actor(self._reader(tx, external_id, game))
 
     def _reader(self, tx: Transaction, external_id: str, game: str = SPACE) -> Player:

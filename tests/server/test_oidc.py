@@ -15,7 +15,8 @@ import attrs
 import httpx
 import pytest
 
-from livecore_server.operators.oidc import OidcClient, OidcError, OidcIdentity, OidcPending, OidcSettings
+from livecore_server.config import OidcSettings
+from livecore_server.operators.oidc import OidcClient, OidcError, OidcIdentity, OidcPending
 from tests.oidc_provider import OidcProvider, Tamper
 
 REDIRECT_URI = "https://portal.test/sso/callback"

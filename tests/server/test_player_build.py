@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from livecore.players.platforms import ClientBuild
+from livecore.platforms import ClientBuild
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest

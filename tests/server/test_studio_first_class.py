@@ -149,7 +149,8 @@ def test_embedded_the_section_the_after_check_and_the_webhook() -> None:
 
 
 def test_the_areas_admin_route_is_an_mcp_tool_for_the_roles_its_action_allows() -> None:
-    from livecore.operators.rules import Operator, Role, Via
+    from livecore.operators.rules import Operator, Via
+    from livecore.roles import Role
     from livecore_server.operators.mcp_tools import McpCaller, build_tools, tools_for
     from tests.studio_bounty import SERVER_AREA
 

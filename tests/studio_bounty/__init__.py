@@ -15,8 +15,8 @@ from livecore.errors import Code, LivecoreError
 from livecore.games import SettingsKey
 from livecore.hooks import hookimpl
 from livecore.operators.area_action import AreaAction
-from livecore.operators.rules import Role
 from livecore.players.commands import load_game
+from livecore.roles import Role
 from livecore.scope import Scope
 from livecore.section import Rules, Section, at_least
 from livecore.webhooks.payload import WebhookPayload

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from livecore.api.call import Call
-from livecore.commands.actor import acting
 from livecore.exceptions import LivecoreAPIError
 from livecore.manifest import ManifestError
+from livecore.players.actor import acting
 from livecore.simulation import Simulation
 from livecore_server.manifest import parse_manifest
 from livecore_server.testing import served

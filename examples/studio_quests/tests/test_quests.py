@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from livecore.commands.actor import acting
 from livecore.exceptions import LivecoreAPIError
+from livecore.players.actor import acting
 from livecore.simulation import Simulation
 from livecore_server.testing import served
 from studio_quests import api, commands

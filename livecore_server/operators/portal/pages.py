@@ -29,11 +29,12 @@ from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.members import csrf_token
 from livecore.operators.rules import SESSION_COOKIE, Action, Operator, may
 from livecore.players.errors import PLAYER_NOT_FOUND
+from livecore_server.config import OidcSettings
 from livecore_server.http.endpoint import Binding
 from livecore_server.http.middlewares import REQUEST_IDS
 from livecore_server.operators.access import credential_of, env_of, game_environment, run_route
 from livecore_server.operators.area import SERVER_AREA
-from livecore_server.operators.oidc import OidcClient, OidcError, OidcPending, OidcSettings
+from livecore_server.operators.oidc import OidcClient, OidcError, OidcPending
 from livecore_server.operators.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.operators.sessions import redeem_link, sign_out, start_for_email
 from livecore_server.services import SERVICES, Services

@@ -13,8 +13,8 @@ from typing import Any
 
 import attrs
 
-from livecore.operators.rules import Role
 from livecore.operators.store import PersonalKeyRecord
+from livecore.roles import Role
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.sqlport import SqlPort
 

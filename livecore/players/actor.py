@@ -12,6 +12,9 @@ loads it with :func:`acting`, which admits it the same way.
 
 from __future__ import annotations
 
+from typing import cast
+
+from livecore.api.request import AnyRequest
 from livecore.api.route import Auth, Route
 from livecore.players.commands import PlayersTx, get_player
 from livecore.players.rules import Player, ensure_not_banned
@@ -36,3 +39,16 @@ def acting(tx: PlayersTx, scope: Scope, route: Route, external_id: str) -> Playe
     """The player ``route`` acts for, for a command called embedded: registered (404
     ``player_not_found``) and admitted (:func:`admit`), as the server admits it once its secret matched."""
     return admit(route, get_player(tx, scope, external_id))
+
+
+def player_of(request: AnyRequest) -> Player:
+    """The player a player-scoped route's handler acts for: authenticated and admitted before it runs."""
+    player = sent_player(request)
+    assert player is not None
+    return player
+
+
+def sent_player(request: AnyRequest) -> Player | None:
+    """The player a key-or-player route acts for when the request sent its secret, else None (the players
+    area authenticates it before the handler runs: :data:`livecore.api.auth.AUTHENTICATION`)."""
+    return cast(Player | None, request.player)

@@ -1,6 +1,11 @@
 """Platform and app version: what the SDK reports about the build a player runs
 (docs/reference/players-and-identity.md#platform-and-app-version).
 
+Part of the wire protocol every SDK request shares, whichever area's route it calls: the client's transport
+sends the headers, the server and an embedded simulation read them before any handler runs, the OpenAPI
+documents list them on every SDK route, and a game's manifest declares its own platform keys. The players
+area keeps what a player reported.
+
 - The SDK sends them on every request, as the headers :data:`PLATFORM_HEADER` and
   :data:`APP_VERSION_HEADER`; each is optional, and one left out keeps what was recorded before.
 - The player keeps the last value of each (:class:`ClientBuild`). A platform key is shown as sent; it is
