@@ -7,6 +7,7 @@ actions (:data:`livecore.operators.rules.ALLOWED`) and a studio's area's alike
 from __future__ import annotations
 
 import enum
+from typing import Protocol
 
 
 class Role(enum.StrEnum):
@@ -16,3 +17,15 @@ class Role(enum.StrEnum):
     GAME_DEVELOPER = "GAME_DEVELOPER"
     GAME_DEBUGGER = "GAME_DEBUGGER"
     VIEWER = "VIEWER"
+
+
+class OperatorAction(Protocol):
+    """An admin route's action as the shared core reads it (:attr:`livecore.api.route.Route.action`): its
+    name in the audit log and the documents, and whether it writes. The service's own actions and a
+    studio's area's are both (:mod:`livecore.operators.area_action`), which admit it by role."""
+
+    @property
+    def value(self) -> str: ...
+
+    @property
+    def is_write(self) -> bool: ...

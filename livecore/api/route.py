@@ -18,10 +18,9 @@ from typing import Any
 import attrs
 
 from livecore.contributions import Point, served
-from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, Code
-from livecore.operators.area_action import AnyAction, AreaAction
-from livecore.operators.errors import CSRF_INVALID
+from livecore.errors import Code
 from livecore.ratelimit import BucketName
+from livecore.roles import OperatorAction
 from livecore.scope import Permission
 
 
@@ -103,9 +102,9 @@ class Route:
     # A server-sent events route: each event's name and the model of its JSON ``data``. Its answer is
     # ``text/event-stream``, not the JSON envelope (errors before the stream starts still are).
     stream: tuple[tuple[str, type], ...] = ()
-    # An admin route's operator action (``Auth.MEMBER``): who may call it (livecore.operators.rules.ALLOWED),
-    # or a studio's area's own (livecore.operators.area_action.AreaAction).
-    action: AnyAction | None = None
+    # An admin route's operator action (``Auth.MEMBER``): the service's own, or a studio's area's, each
+    # admitted by role (livecore.operators.area_action).
+    action: OperatorAction | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.idempotent_on is not None and self.idempotency is not Idempotency.NONE:
@@ -192,38 +191,5 @@ def server_route(name: str, method: str, path: str, summary: str, response: Any,
         summary=summary,
         response=response,
         idempotency=Idempotency.REQUIRED if write else Idempotency.NONE,
-        **kw,
-    )
-
-
-#: Where every game-scoped admin route lives, below the admin surface.
-GAME_ADMIN_PATH = "/studios/{studio}/games/{game}"
-#: What an admin route can fail with before its handler runs: the credential, its rate limit, its CSRF
-#: token on a session's write, the studio and game of its path, the action's roles.
-ADMIN_READ_ERRORS = (INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, NOT_FOUND)
-ADMIN_WRITE_ERRORS = (*ADMIN_READ_ERRORS, CSRF_INVALID)
-
-
-def game_admin_route(
-    name: str, method: str, path: str, summary: str, response: Any, action: AreaAction, **kw: Any
-) -> Route:
-    """An admin route of a studio's area (``path`` under :data:`GAME_ADMIN_PATH`): a member allowed
-    ``action`` (docs/extending.md#admin-routes); a write takes an optional ``Idempotency-Key``, and the
-    server audits it."""
-    write = method != "GET"
-    if write != action.is_write:
-        raise ValueError(f"{name}: a {method} route takes a {'write' if write else 'read'} action")
-    errors = (*(ADMIN_WRITE_ERRORS if write else ADMIN_READ_ERRORS), *kw.pop("errors", ()))
-    return Route(
-        name=name,
-        surface=Surface.ADMIN,
-        method=method,
-        path=f"{GAME_ADMIN_PATH}{path}",
-        summary=summary,
-        auth=Auth.MEMBER,
-        response=response,
-        action=action,
-        idempotency=Idempotency.OPTIONAL if write else Idempotency.NONE,
-        errors=errors,
         **kw,
     )

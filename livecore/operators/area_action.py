@@ -1,18 +1,23 @@
-"""The operator action of an admin route a studio's area declares (docs/extending.md#admin-routes).
+"""The operator action of an admin route a studio's area declares, and the route itself
+(docs/extending.md#admin-routes).
 
-The service's own operator routes take the actions of :class:`livecore.operators.rules.Action`, each with
-its roles (``ALLOWED``). A studio's area names its own: an :class:`AreaAction` is its audit name and the
-roles that may take it besides owners and admins (who may take every action). Either kind is admitted by
-:func:`authorize_action`, with the refusals of :func:`livecore.operators.rules.authorize` in the same
-order, and every write of an area's action is audited, in its transaction, by the server
-(:func:`livecore_server.audit.audited`).
+An area's admin route is made by :func:`game_admin_route`. The service's own operator routes take the
+actions of :class:`livecore.operators.rules.Action`, each with its roles (``ALLOWED``). A studio's area
+names its own: an :class:`AreaAction` is its audit name and the roles that may take it besides owners and
+admins (who may take every action). Either kind is admitted by :func:`authorize_action`, with the refusals
+of :func:`livecore.operators.rules.authorize` in the same order, and every write of an area's action is
+audited, in its transaction, by the server (:func:`livecore_server.audit.audited`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
-from livecore.errors import PERMISSION_DENIED, LivecoreError
+from livecore.api.route import Auth, Idempotency, Route, Surface
+from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
+from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.rules import ALLOWED, Action, Operator, authorize
 from livecore.roles import Role
 
@@ -51,6 +56,15 @@ class AreaAction:
 AnyAction = Action | AreaAction
 
 
+def action_of(route: Route) -> AnyAction | None:
+    """``route``'s action as the operators admit it: the shared route holds any
+    :class:`livecore.roles.OperatorAction`, and only these two kinds are ever declared."""
+    action = route.action
+    if action is None or isinstance(action, Action | AreaAction):
+        return action
+    raise TypeError(f"{route.name}: its action {action!r} is neither the service's nor an area's")
+
+
 def roles_of(action: AnyAction) -> frozenset[Role]:
     """The roles that may take ``action``."""
     return action.allowed if isinstance(action, AreaAction) else ALLOWED[action]
@@ -86,3 +100,36 @@ def authorize_action(operator: Operator, studio_id: str, action: AnyAction) -> N
 
 
 __all__ = ["AnyAction", "AreaAction", "authorize_action", "permits", "roles_of"]
+
+
+#: Where every game-scoped admin route lives, below the admin surface.
+GAME_ADMIN_PATH = "/studios/{studio}/games/{game}"
+#: What an admin route can fail with before its handler runs: the credential, its rate limit, its CSRF
+#: token on a session's write, the studio and game of its path, the action's roles.
+ADMIN_READ_ERRORS = (INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, NOT_FOUND)
+ADMIN_WRITE_ERRORS = (*ADMIN_READ_ERRORS, CSRF_INVALID)
+
+
+def game_admin_route(
+    name: str, method: str, path: str, summary: str, response: Any, action: AreaAction, **kw: Any
+) -> Route:
+    """An admin route of a studio's area (``path`` under :data:`GAME_ADMIN_PATH`): a member allowed
+    ``action`` (docs/extending.md#admin-routes); a write takes an optional ``Idempotency-Key``, and the
+    server audits it."""
+    write = method != "GET"
+    if write != action.is_write:
+        raise ValueError(f"{name}: a {method} route takes a {'write' if write else 'read'} action")
+    errors = (*(ADMIN_WRITE_ERRORS if write else ADMIN_READ_ERRORS), *kw.pop("errors", ()))
+    return Route(
+        name=name,
+        surface=Surface.ADMIN,
+        method=method,
+        path=f"{GAME_ADMIN_PATH}{path}",
+        summary=summary,
+        auth=Auth.MEMBER,
+        response=response,
+        action=action,
+        idempotency=Idempotency.OPTIONAL if write else Idempotency.NONE,
+        errors=errors,
+        **kw,
+    )

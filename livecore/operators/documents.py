@@ -8,7 +8,7 @@ from typing import Any
 
 from livecore.api.auth import DocumentedCredential, Security
 from livecore.api.route import Auth, Route, Surface
-from livecore.operators.area_action import AnyAction, roles_of
+from livecore.operators.area_action import AnyAction, action_of, roles_of
 from livecore.operators.rules import CSRF_HEADER, DASHBOARD_ONLY, PERSONAL_KEY_PREFIX, SESSION_COOKIE
 from livecore.roles import Role
 
@@ -62,7 +62,7 @@ def _security(route: Route) -> Security:
 
 def _needs(route: Route) -> str:
     session = f"a portal session and its `{CSRF_HEADER}`" if route.is_write else "a portal session"
-    return f"Needs a member's personal key or {session}{_allowed(route.action)}."
+    return f"Needs a member's personal key or {session}{_allowed(action_of(route))}."
 
 
 def _allowed(action: AnyAction | None) -> str:

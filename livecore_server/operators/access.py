@@ -27,7 +27,7 @@ from aiohttp import web
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
-from livecore.operators.area_action import AnyAction, authorize_action
+from livecore.operators.area_action import AnyAction, action_of, authorize_action
 from livecore.operators.audit import game_ref
 from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.members import csrf_message
@@ -177,7 +177,7 @@ async def admit(request: web.Request, route: Route, services: Services, headers:
     if route.is_write:
         check_csrf(services, operator, request.headers.get(CSRF_HEADER))
     env = env_of(request.query)
-    action = route.action or Action.READ
+    action = action_of(route) or Action.READ
     request[ADMIN_SCOPE] = await services.store.read(
         lambda tx: resolve_scope(tx, operator, request.match_info, env, action)
     )
@@ -260,7 +260,7 @@ async def run_route(
     handler = cast(TxHandler, binding.handler)
 
     def run(tx: ServerTransaction) -> Any:
-        scope = resolve_scope(tx, operator, params, env, route.action or Action.READ)
+        scope = resolve_scope(tx, operator, params, env, action_of(route) or Action.READ)
         call = Call(
             route=route,
             rt=services.runtime,

@@ -32,7 +32,7 @@ from livecore.api.route import Auth, Route, Surface
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, RATE_LIMITED, LivecoreError, invalid_request
 from livecore.limits import ID
-from livecore.operators.area_action import permits, roles_of
+from livecore.operators.area_action import action_of, permits, roles_of
 from livecore.operators.rules import DASHBOARD_ONLY, Operator, Via
 from livecore.ratelimit import BucketName
 from livecore.roles import Role
@@ -105,7 +105,11 @@ def build_tools(bindings: Iterable[Binding]) -> list[RouteTool]:
 
 def tools_for(tools: list[RouteTool], caller: McpCaller) -> list[McpTool]:
     """The tools ``caller`` may use: its roles allow the route's action, and a read-only key only reads."""
-    return [t.tool for t in tools if t.route.action is not None and permits(caller.operator, t.route.action)]
+    return [
+        t.tool
+        for t in tools
+        if (action := action_of(t.route)) is not None and permits(caller.operator, action)
+    ]
 
 
 def _tool(binding: Binding) -> McpTool:
@@ -178,7 +182,7 @@ def _tool(binding: Binding) -> McpTool:
 
 
 def _description(route: Route) -> str:
-    action = route.action
+    action = action_of(route)
     assert action is not None
     if not route.is_write:
         return f"{route.summary}\n\nRead-only."
