@@ -19,6 +19,18 @@ class Role(enum.StrEnum):
     VIEWER = "VIEWER"
 
 
+class Member(Protocol):
+    """The member acting on an admin route as the shared server reads it: the credential it acts with,
+    which the request's idempotency fingerprint names (a personal key's id, else the member's). Who the
+    member is, and what it may do, is the operators area's (:class:`livecore.operators.rules.Operator`)."""
+
+    @property
+    def member_id(self) -> str: ...
+
+    @property
+    def key_id(self) -> str | None: ...
+
+
 class OperatorAction(Protocol):
     """An admin route's action as the shared core reads it (:attr:`livecore.api.route.Route.action`): its
     name in the audit log and the documents, and whether it writes. The service's own actions and a

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from livecore.api.route import Route
 from livecore.operators.rules import Operator
+from livecore.roles import Member
 
 if TYPE_CHECKING:
     from livecore.area import Area
@@ -51,7 +52,7 @@ class OperatorRequest(Protocol[BodyT, QueryT]):
     def services(self) -> Served: ...
     # The member acting: admitted before the handler runs.
     @property
-    def operator(self) -> Operator | None: ...
+    def operator(self) -> Member | None: ...
     # The client's address, for the audit entry.
     @property
     def remote(self) -> str | None: ...
@@ -62,5 +63,6 @@ AnyOperatorRequest = OperatorRequest[Any, Any]
 
 def operator_of(request: AnyOperatorRequest) -> Operator:
     """The member acting on an operator route (every one admits one before its handler runs)."""
-    assert request.operator is not None, request.route.name
-    return request.operator
+    operator = request.operator
+    assert isinstance(operator, Operator), request.route.name
+    return operator

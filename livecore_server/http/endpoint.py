@@ -39,8 +39,8 @@ from livecore.idempotency import (
     fingerprint,
     replay_status,
 )
-from livecore.operators.rules import Operator
 from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, ClientBuild, sent_build
+from livecore.roles import Member
 from livecore.scope import Environment, Scope
 from livecore_server.http.envelope import JSON, data_body, error_body, json_response, loads
 from livecore_server.services import SERVICES, Services
@@ -50,7 +50,7 @@ from livecore_server.storage.server_store import ServerTransaction, game_queue
 
 API_KEY = web.RequestKey("api_key", ApiKey)
 # An operator route's member and the scope its path names (livecore_server.operators.access).
-OPERATOR = web.RequestKey("operator", Operator)
+OPERATOR = web.RequestKey("operator", Member)
 ADMIN_SCOPE = web.RequestKey("admin_scope", Scope)
 # The headers the namespace's guard adds to the answer (request id, rate limit): a stream sends its
 # headers before the guard sees the answer, so it adds them itself.
@@ -72,7 +72,7 @@ class Call(Request[BodyT, QueryT]):
     # deployment names one (livecore_server.lockouts.client_address).
     remote: str | None = attrs.field(default=None, kw_only=True)
     # The member acting, on an operator route.
-    operator: Operator | None = attrs.field(default=None, kw_only=True)
+    operator: Member | None = attrs.field(default=None, kw_only=True)
     # The API key's id, for an audit entry's actor (``{kind: "api_key", keyId, prefix}``).
     api_key_id: str | None = attrs.field(default=None, kw_only=True)
 

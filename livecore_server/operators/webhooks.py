@@ -17,6 +17,7 @@ from livecore.operators import api
 from livecore.operators import webhooks as actions
 from livecore.operators.audit import record
 from livecore.operators.errors import DELIVERY_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
+from livecore.operators.request import operator_of
 from livecore.operators.rules import Action, authorize
 from livecore.operators.webhooks import DEFAULT_SAMPLE_KIND, endpoint_view, find_endpoint, resume
 from livecore.scope import Environment
@@ -139,9 +140,8 @@ def rotate_secret(
 
 def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -> api.CreateEndpointResponse:
     body = call.body
-    assert call.operator is not None
     if body.env is Environment.LIVE:
-        authorize(call.operator, call.scope.studio_id, Action.WEBHOOK_CREATE, live_webhook=True)
+        authorize(operator_of(call), call.scope.studio_id, Action.WEBHOOK_CREATE, live_webhook=True)
     ID.check(body.name, "name")
     FREE_TEXT.check(body.url, "url")
     problems = webhook_problems(
@@ -179,8 +179,7 @@ def rotate_secret_route(
     body = call.body or api.RotateEndpointSecretRequest()
     endpoint = find_endpoint(operators_tx(tx), call.params["endpointId"], call.scope.game_id, lock=True)
     if endpoint.env is Environment.LIVE:
-        assert call.operator is not None
-        authorize(call.operator, call.scope.studio_id, Action.WEBHOOK_ROTATE_SECRET, live_webhook=True)
+        authorize(operator_of(call), call.scope.studio_id, Action.WEBHOOK_ROTATE_SECRET, live_webhook=True)
     rotated, secret = _rotate_secret(tx, call.services, endpoint, body.overlap_seconds)
     record(
         operators_tx(tx),
