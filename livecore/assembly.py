@@ -42,11 +42,14 @@ SHARED_PORTS = ("games", "outbox", "idempotency")
 
 @attrs.frozen
 class Part:
-    """An area's part of one facade's attribute: ``attribute`` bound to ``cls`` of ``module``."""
+    """An area's part of one facade's attribute: ``attribute`` bound to ``cls`` of ``module``; ``simulated``
+    when a simulated player (or server) has it too, as the class of the same name in the area's
+    ``livecore/<area>/simulation.py``."""
 
     attribute: str
     module: str
     cls: str
+    simulated: bool = True
 
 
 @attrs.frozen
@@ -62,12 +65,19 @@ class Client:
     twin_base: tuple[str, str]
 
 
-def _p(attribute: str, module: str, cls: str) -> Part:
-    return Part(attribute, module, cls)
+def _p(attribute: str, module: str, cls: str, *, simulated: bool = True) -> Part:
+    return Part(attribute, module, cls, simulated)
 
 
-#: Each area's parts of each facade, by the facade's key: the client resource modules
-#: (``livecore_client/resources/<module>.py``) and simulation modules (``livecore/<area>/simulation.py``).
+def _simulated(parts: dict[str, tuple[Part, ...]]) -> dict[str, tuple[Part, ...]]:
+    """The parts of a client's facade that a simulation plays, by area."""
+    found = {area: tuple(part for part in own if part.simulated) for area, own in parts.items()}
+    return {area: own for area, own in found.items() if own}
+
+
+#: Each area's parts of each client facade, by the facade's key (the client resource modules,
+#: ``livecore_client/resources/<module>.py``); a simulated player's and server's are the parts of the SDK's
+#: and the server's that a simulation plays (``livecore/<area>/simulation.py``).
 PARTS: dict[str, dict[str, tuple[Part, ...]]] = {
     "sdk": {
         "players": (_p("players", "players", "Players"),),
@@ -78,24 +88,24 @@ PARTS: dict[str, dict[str, tuple[Part, ...]]] = {
         "gifts": (_p("gifts", "gifts", "Gifts"),),
         "purchases": (_p("purchases", "purchases", "Purchases"),),
         "live_events": (_p("live_events", "live_events", "LiveEvents"),),
-        "lobbies": (_p("live_events", "lobbies", "LobbyStart"), _p("lobbies", "lobbies", "Lobbies")),
-        "leaderboards": (_p("leaderboards", "leaderboards", "Leaderboards"),),
+        "lobbies": (_p("live_events", "lobbies", "LobbyStart"), _p("lobbies", "lobbies", "Lobbies", simulated=False)),
+        "leaderboards": (_p("leaderboards", "leaderboards", "Leaderboards", simulated=False),),
         "teams": (_p("teams", "teams", "Teams"),),
         "guilds": (_p("guilds", "guilds", "Guilds"),),
     },
     "server": {
         "system": (_p("system", "system", "ServerSystem"),),
         "players": (_p("players", "players", "ServerPlayers"),),
-        "economy": (_p("wallet", "economy", "ServerWallet"), _p("inventory", "economy", "ServerInventory")),
+        "economy": (_p("wallet", "economy", "ServerWallet"), _p("inventory", "economy", "ServerInventory", simulated=False)),
         "grants": (_p("grants", "grants", "ServerGrants"),),
-        "friends": (_p("friends", "friends", "ServerFriends"),),
-        "gifts": (_p("gifts", "gifts", "ServerGifts"),),
+        "friends": (_p("friends", "friends", "ServerFriends", simulated=False),),
+        "gifts": (_p("gifts", "gifts", "ServerGifts", simulated=False),),
         "purchases": (_p("purchases", "purchases", "ServerPurchases"),),
         "live_events": (_p("live_events", "live_events", "ServerLiveEvents"),),
         "lobbies": (_p("lobbies", "lobbies", "ServerLobbies"),),
         "player_tools": (
             _p("players", "player_tools", "ServerPlayerTools"),
-            _p("migration", "player_tools.migration", "ServerMigration"),
+            _p("migration", "player_tools.migration", "ServerMigration", simulated=False),
         ),
         "leaderboards": (_p("leaderboards", "leaderboards", "ServerLeaderboards"),),
         "teams": (_p("teams", "teams", "ServerTeams"),),
@@ -113,33 +123,9 @@ PARTS: dict[str, dict[str, tuple[Part, ...]]] = {
             _p("audit", "operators.audit", "AdminAudit"),
         ),
     },
-    "player": {
-        "players": (_p("players", "players", "Players"),),
-        "economy": (_p("wallet", "economy", "Wallet"), _p("inventory", "economy", "Inventory")),
-        "grants": (_p("grants", "grants", "Grants"),),
-        "crates": (_p("grants", "crates", "CrateGrants"),),
-        "friends": (_p("friends", "friends", "Friends"), _p("presence", "friends", "Presence")),
-        "gifts": (_p("gifts", "gifts", "Gifts"),),
-        "purchases": (_p("purchases", "purchases", "Purchases"),),
-        "live_events": (_p("live_events", "live_events", "LiveEvents"),),
-        "lobbies": (_p("live_events", "lobbies", "LobbyStart"),),
-        "teams": (_p("teams", "teams", "Teams"),),
-        "guilds": (_p("guilds", "guilds", "Guilds"),),
-    },
-    "sim_server": {
-        "system": (_p("system", "system", "ServerSystem"),),
-        "players": (_p("players", "players", "ServerPlayers"),),
-        "economy": (_p("wallet", "economy", "ServerWallet"),),
-        "grants": (_p("grants", "grants", "ServerGrants"),),
-        "purchases": (_p("purchases", "purchases", "ServerPurchases"),),
-        "live_events": (_p("live_events", "live_events", "ServerLiveEvents"),),
-        "lobbies": (_p("lobbies", "lobbies", "ServerLobbies"),),
-        "player_tools": (_p("players", "player_tools", "ServerPlayerTools"),),
-        "leaderboards": (_p("leaderboards", "leaderboards", "ServerLeaderboards"),),
-        "teams": (_p("teams", "teams", "ServerTeams"),),
-        "guilds": (_p("guilds", "guilds", "ServerGuilds"),),
-    },
 }
+PARTS["player"] = _simulated(PARTS["sdk"])
+PARTS["sim_server"] = _simulated(PARTS["server"])
 
 _CLIENT_DOC = {
     "SdkClient": (
