@@ -88,7 +88,10 @@ PARTS: dict[str, dict[str, tuple[Part, ...]]] = {
         "gifts": (_p("gifts", "gifts", "Gifts"),),
         "purchases": (_p("purchases", "purchases", "Purchases"),),
         "live_events": (_p("live_events", "live_events", "LiveEvents"),),
-        "lobbies": (_p("live_events", "lobbies", "LobbyStart"), _p("lobbies", "lobbies", "Lobbies", simulated=False)),
+        "lobbies": (
+            _p("live_events", "lobbies", "LobbyStart"),
+            _p("lobbies", "lobbies", "Lobbies", simulated=False),
+        ),
         "leaderboards": (_p("leaderboards", "leaderboards", "Leaderboards", simulated=False),),
         "teams": (_p("teams", "teams", "Teams"),),
         "guilds": (_p("guilds", "guilds", "Guilds"),),
@@ -96,7 +99,10 @@ PARTS: dict[str, dict[str, tuple[Part, ...]]] = {
     "server": {
         "system": (_p("system", "system", "ServerSystem"),),
         "players": (_p("players", "players", "ServerPlayers"),),
-        "economy": (_p("wallet", "economy", "ServerWallet"), _p("inventory", "economy", "ServerInventory", simulated=False)),
+        "economy": (
+            _p("wallet", "economy", "ServerWallet"),
+            _p("inventory", "economy", "ServerInventory", simulated=False),
+        ),
         "grants": (_p("grants", "grants", "ServerGrants"),),
         "friends": (_p("friends", "friends", "ServerFriends", simulated=False),),
         "gifts": (_p("gifts", "gifts", "ServerGifts", simulated=False),),
