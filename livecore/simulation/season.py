@@ -136,6 +136,7 @@ class Season:
         self._queue: list[tuple[int, int, Callable[..., None], tuple[Any, ...]]] = []
         self._seq = 0
         self._now = 0  # seconds since the season's start
+        self._played = 0  # days played
         # Webhooks read so far: none, so the windows the simulation opened as it started count too.
         self._seen = 0
         self._jobs = {job.name: job for job in sim.schedule.jobs}
@@ -162,43 +163,62 @@ class Season:
         self,
         on_day: Callable[[int], None] | None = None,
         on_players: Callable[[int], None] | None = None,
+        *,
+        days: int | None = None,
     ) -> None:
-        """Play every day; ``on_day(day)`` after each (0 the first), as a progress callback, and before
-        the first ``on_players(made)`` as the players are made, every :attr:`players_step` players (a
-        million players take minutes to make).
+        """Play the next ``days`` days, every day left by default: a notebook may play three, look at the
+        store, and go on (``play(days=3)``, then ``play()``), and a season played in steps is the one
+        played at once. ``on_day(day)`` is called after each day (0 the first), as a progress callback;
+        the first call makes the players first, calling ``on_players(made)`` every :attr:`players_step`
+        players (a million players take minutes to make). :attr:`played` counts the days played.
 
         Python's cycle collector is paused while it plays and run over each day's new objects at the
         day's end: a season keeps millions of records, which hold no cycles, and the collector would
         otherwise walk them again and again as they pile up (a quarter of a season's time)."""
+        left = self.days - self._played
+        if not left:
+            raise ValueError(f"every day of the season is played ({self.days})")
+        if days is not None and not 1 <= days <= left:
+            raise ValueError(f"play 1 to {left} days: the season has {left} left")
         collecting = gc.isenabled()
         gc.disable()
         try:
-            self._play(on_day, on_players)
+            if not self._members:  # the first call
+                self._begin(on_players)
+            for _ in range(left if days is None else days):
+                self._play_day(self._played)
+                self._played += 1
+                if on_day is not None:
+                    on_day(self._played - 1)
         finally:
             if collecting:
                 gc.enable()
 
-    def _play(self, on_day: Callable[[int], None] | None, on_players: Callable[[int], None] | None) -> None:
+    @property
+    def played(self) -> int:
+        """How many of the season's days are played."""
+        return self._played
+
+    def _begin(self, on_players: Callable[[int], None] | None) -> None:
         sim = self.sim
         # The jobs the parts run themselves are left out (the module docstring); the others stay.
         run = {name for part in self._parts for name in part.runs}
         sim.schedule.only(j.name for j in sim.schedule.jobs if j.every is not None and j.name not in run)
         self._make_players(on_players)
-        for day in range(self.days):
-            self._plan_day(day)
-            if self._steps["hour"]:
-                for hour in range(1, 25):
-                    self._push(day * _DAY + hour * _HOUR, self._hour, ())
-            end = (day + 1) * _DAY
-            while self._queue and self._queue[0][0] <= end:
-                when, _, action, args = heapq.heappop(self._queue)
-                self._move(when)
-                action(*args)
-                self._read_webhooks()
-            self._move(end)
-            gc.collect(1)  # the day's cycles (refusals' tracebacks); what survives is never walked again
-            if on_day is not None:
-                on_day(day)
+
+    def _play_day(self, day: int) -> None:
+        self._plan_day(day)
+        if self._steps["hour"]:
+            for hour in range(1, 25):
+                self._push(day * _DAY + hour * _HOUR, self._hour, ())
+        end = (day + 1) * _DAY
+        while self._queue and self._queue[0][0] <= end:
+            when, _, action, args = heapq.heappop(self._queue)
+            self._move(when)
+            action(*args)
+            self._read_webhooks()
+        self._move(end)
+        gc.collect(1)  # the day's cycles (refusals' tracebacks); what survives is never walked again
 
     def _push(self, when: int, action: Callable[..., None], args: tuple[Any, ...]) -> None:
         self._seq += 1

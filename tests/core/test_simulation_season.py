@@ -81,6 +81,22 @@ def test_the_same_seed_plays_the_same_season(played: tuple[Simulation, Season]) 
     assert replayed.refusals == season.refusals
 
 
+def test_a_season_played_in_steps_is_the_season_played_at_once(played: tuple[Simulation, Season]) -> None:
+    sim, season = played
+    stepped_sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    stepped = Season(stepped_sim, parse_population(POPULATION), players=30, days=2, seed=5)
+    with pytest.raises(ValueError, match="play 1 to 2 days"):
+        stepped.play(days=3)
+    stepped.play(days=1)
+    assert stepped.played == 1 and stepped_sim.now() == MONDAY + timedelta(days=1)
+    stepped.play()
+    assert stepped.played == 2
+    assert trace(stepped_sim.webhooks) == trace(sim.webhooks)
+    assert stepped.refusals == season.refusals
+    with pytest.raises(ValueError, match="every day of the season is played"):
+        stepped.play()
+
+
 def test_another_seed_plays_another_season(played: tuple[Simulation, Season]) -> None:
     sim, _ = played
     other, _ = play(seed=6)
