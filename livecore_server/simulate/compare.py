@@ -6,6 +6,7 @@ over the seeds, or its change over the seeds paired and whether it stands out of
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -68,12 +69,30 @@ def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> li
     ]
 
 
+def relative(base: Any, change: Any) -> float | None:
+    """``change`` as a share of ``base`` (0.1 for +10%): None where either is missing, or the base is 0,
+    where no share says how big a change is."""
+    if base is None or change is None or base == 0:
+        return None
+    return float(change) / float(base)
+
+
+def _mean_or_none(values: Sequence[float | None]) -> float | None:
+    """The mean of the seeds' shares, to 4 decimals: None unless every seed has one."""
+    if not values or any(v is None for v in values):
+        return None
+    return number(statistics.fmean(v for v in values if v is not None))
+
+
 def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     """The rows of several seeds' comparisons (:func:`differences`, one list per seed, in the seeds'
     order) as one: ``base``, ``other`` and ``change`` the means over the seeds (``change`` that of the
     per-seed changes), ``changes`` per seed, ``p`` (the paired t-test's p-value, :func:`noise.p_value`)
     and ``significant`` (:func:`noise.marked`, the rows' p-values taken together); both None with one
-    seed, or where a seed lacks the number."""
+    seed, or where a seed lacks the number. How big the change is: ``relative``, the mean over the seeds
+    of each seed's change as a share of its base (:func:`relative`, 0.1 for +10%), and ``ci95``, the 95%
+    confidence interval of that mean (:func:`noise.interval`, ``[low, high]``; None with one seed); both
+    None where a seed's base is 0 or missing."""
     named = _by_key([[((r["section"], r["subject"], r["metric"]), r) for r in seed] for seed in rows])
     out: list[Row] = []
     p_values: list[float | None] = []
@@ -81,6 +100,8 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
         changes = [None if r is None else r["change"] for r in seeds]
         p = noise.p_value(changes)
         p_values.append(p)
+        relatives = [None if r is None else relative(r["base"], r["change"]) for r in seeds]
+        ci95 = noise.interval(relatives)
         out.append(
             {
                 "section": section,
@@ -91,6 +112,8 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
                 "change": _summary(changes)["mean"],
                 "changes": changes,
                 "p": None if p is None else float(f"{p:.4g}"),
+                "relative": _mean_or_none(relatives),
+                "ci95": None if ci95 is None else [number(ci95[0]), number(ci95[1])],
             }
         )
     for found, significant in zip(out, noise.marked(p_values), strict=True):

@@ -71,6 +71,31 @@ def p_value(changes: Sequence[float | None]) -> float | None:
     return t_p_value(centre / (spread / math.sqrt(len(found))), len(found) - 1)
 
 
+def t_critical(df: int, level: float = 0.95) -> float:
+    """The ``t`` within which Student's t with ``df`` degrees of freedom lies with chance ``level``, either
+    way (2.776 for 4 and 0.95): :func:`t_p_value` solved for ``t`` by bisection, as it falls with ``t``."""
+    beyond = 1 - level
+    low, high = 0.0, 1.0
+    while t_p_value(high, df) > beyond:
+        high *= 2
+    for _ in range(60):
+        middle = (low + high) / 2
+        low, high = (middle, high) if t_p_value(middle, df) > beyond else (low, middle)
+    return high
+
+
+def interval(values: Sequence[float | None], level: float = 0.95) -> tuple[float, float] | None:
+    """The ``level`` confidence interval of the mean of ``values`` (one per seed), by Student's t: mean
+    plus or minus ``t_critical * sd / sqrt(n)``. None with one value, where nothing estimates the noise,
+    or where a seed has no such number."""
+    if len(values) < 2 or any(v is None for v in values):
+        return None
+    found = [float(v) for v in values if v is not None]
+    centre = statistics.fmean(found)
+    half = t_critical(len(found) - 1, level) * statistics.stdev(found) / math.sqrt(len(found))
+    return centre - half, centre + half
+
+
 def marked(p_values: Sequence[float | None], rate: float = FALSE_DISCOVERY_RATE) -> list[bool | None]:
     """Which of a comparison's numbers stand out of the noise, by their ``p_values`` taken together
     (Benjamini-Hochberg): with the m p-values in rising order, the k smallest are marked, k the largest

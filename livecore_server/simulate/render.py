@@ -81,9 +81,17 @@ def _signed(value: Any) -> str:
     return ("+" if value > 0 else "") + _fmt(value)
 
 
+def _signed_pct(value: Any) -> str:
+    """A share as a change (0.123 as +12.3%)."""
+    if value is None:
+        return _NONE
+    return ("+" if value > 0 else "") + f"{value * 100:,.1f}%"
+
+
 _TEMPLATES.filters["fmt"] = _fmt
 _TEMPLATES.filters["pct"] = _pct
 _TEMPLATES.filters["signed"] = _signed
+_TEMPLATES.filters["signed_pct"] = _signed_pct
 
 
 @jinja2.pass_context

@@ -72,12 +72,13 @@ _FIGURE = (Column("Section", "text"), Column("Subject", "text"), Column("Metric"
 
 
 def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
-    """A row per headline figure of a comparison: base, other, the change; over several ``seeds``, the
-    change of each seed, its p-value and whether it is beyond the seeds' noise."""
+    """A row per headline figure of a comparison: base, other, the change and its share of the base; over
+    several ``seeds``, the change of each seed, the 95% confidence interval of the share, the p-value and
+    whether it is beyond the seeds' noise."""
     per_seed = [f"Change, seed {seed}" for seed in seeds or ()]
-    columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", *per_seed]
+    columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", "Relative", *per_seed]
     if seeds:
-        columns += ["p", Column("Significant", "text")]
+        columns += ["CI95 low", "CI95 high", "p", Column("Significant", "text")]
     return table(
         columns,
         (
@@ -88,8 +89,9 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
                 r["base"],
                 r["other"],
                 r["change"],
+                r["relative"],
                 *(r["changes"] if seeds else ()),
-                *([r["p"], r["significant"]] if seeds else ()),
+                *([*(r["ci95"] or (None, None)), r["p"], r["significant"]] if seeds else ()),
             ]
             for r in rows
         ),

@@ -10,7 +10,7 @@ import statistics
 import pytest
 
 from livecore_server.simulate.compare import paired
-from livecore_server.simulate.noise import marked, p_value, summary, t_p_value
+from livecore_server.simulate.noise import interval, marked, p_value, summary, t_critical, t_p_value
 from livecore_server.simulate.section import row
 
 
@@ -98,9 +98,14 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         "change": 51,
         "changes": [50, 52, 51],
         "p": 0.0001281,
+        # Each seed's change as a share of its base, 0.5, 0.4727 and 0.5667: their mean, and its 95%
+        # interval, 4.303 (Student's t on 2 degrees of freedom) standard errors either way.
+        "relative": 0.5131,
+        "ci95": [0.3931, 0.6332],
         "significant": True,
     }
     assert (sent["change"], sent["changes"], sent["p"], sent["significant"]) == (0, [0, -1, 1], 1.0, False)
+    assert sent["relative"] == pytest.approx(statistics.fmean([0, -1 / 12, 1 / 8]), abs=1e-4)
 
 
 def test_a_row_a_seed_lacks_is_not_judged() -> None:
@@ -112,10 +117,35 @@ def test_a_row_a_seed_lacks_is_not_judged() -> None:
     (rate,) = paired(seeds)
     assert rate["changes"] == [0.2, None, None]
     assert rate["p"] is None and rate["significant"] is None
+    assert rate["relative"] is None and rate["ci95"] is None
     assert (rate["base"], rate["other"], rate["change"]) == (0.51, 0.7, 0.2)
 
 
 def test_one_seed_keeps_its_row_and_says_nothing_of_noise() -> None:
     alone = row("economy", "coins", "holdings p50 at the end", 8.33333, 9)
     (found,) = paired([[alone]])
-    assert found == {**alone, "changes": [alone["change"]], "p": None, "significant": None}
+    assert found == {
+        **alone,
+        "changes": [alone["change"]],
+        "p": None,
+        "relative": pytest.approx(0.08, abs=1e-4),
+        "ci95": None,
+        "significant": None,
+    }
+
+
+@pytest.mark.parametrize(("df", "t"), [(1, 12.7062), (2, 4.3027), (4, 2.7764), (29, 2.0452)])
+def test_the_interval_is_students_t_standard_errors_either_way(df: int, t: float) -> None:
+    assert t_critical(df) == pytest.approx(t, abs=1e-4)
+    values = [float(v) for v in range(df + 1)]
+    low, high = interval(values)  # type: ignore[misc]
+    half = t * statistics.stdev(values) / (df + 1) ** 0.5
+    assert (low, high) == pytest.approx(
+        (statistics.fmean(values) - half, statistics.fmean(values) + half), abs=1e-3
+    )
+
+
+def test_a_share_of_a_base_of_zero_or_a_missing_seed_has_no_size() -> None:
+    assert interval([0.1]) is None and interval([0.1, None]) is None
+    (grown,) = paired([[row("gifts", "", "sent", 0, 5)], [row("gifts", "", "sent", 2, 6)]])
+    assert grown["change"] == 4.5 and grown["relative"] is None and grown["ci95"] is None
