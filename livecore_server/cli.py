@@ -1024,6 +1024,14 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
     " too, on the same seeds, and report both side by side.",
 )
 @click.option(
+    "--expect",
+    "expected",
+    multiple=True,
+    metavar='"SECTION.SUBJECT.METRIC < +10%"',
+    help="With a comparison: a limit on a compared row's relative change (repeatable). The report says which"
+    " limits were broken, and a broken one fails the run (exit 1) once the report is written.",
+)
+@click.option(
     "--start",
     default="2026-01-05",
     show_default=True,
@@ -1046,6 +1054,7 @@ def simulate(
     population: str | None,
     other: str | None,
     other_population: str | None,
+    expected: tuple[str, ...],
     start: Any,
     game: str | None,
     studio_areas: tuple[str, ...],
@@ -1060,8 +1069,9 @@ def simulate(
     options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
     the report gives each headline number's spread over them, and a comparison marks which changes stand
     out of the seeds' noise (paired t-tests, the numbers marked chosen together at a 5% false discovery
-    rate). The same seeds write the same files, byte for byte. docs/simulation.md says what each number
-    means."""
+    rate). --expect states a limit on a compared row's relative change, "economy.coins.minted < +10%": a
+    broken one fails the run. The same seeds write the same files, byte for byte. docs/simulation.md says
+    what each number means."""
     import time
     from datetime import UTC
 
@@ -1069,6 +1079,7 @@ def simulate(
     from livecore.simulation.population import PopulationError
     from livecore_server import plugins
     from livecore_server.manifest import read_manifest
+    from livecore_server.simulate import limits as stated
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
     from livecore_server.simulate.run import (
@@ -1081,6 +1092,14 @@ def simulate(
     )
     from livecore_server.simulate.run import simulate as run_simulation
 
+    try:
+        limits = [stated.parse(text) for text in expected]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--expect'") from None
+    if limits and not (other or other_population):
+        raise click.UsageError(
+            "--expect limits a comparison's changes: add --compare or --compare-population"
+        )
     names = _area_names(studio_areas)
     manifests = []
     texts = []
@@ -1147,6 +1166,8 @@ def simulate(
             sys.exit(2)
         except ValueError as exc:
             raise Refused("simulation_refused", shown(str(exc)), exit_code=2) from None
+    if limits:
+        report["limits"] = stated.judged(limits, report["differences"])
     try:
         json_path, html_path = write(report, Path(out), parts(served))
     except OSError as exc:
@@ -1162,6 +1183,11 @@ def simulate(
         f"wrote {json_path}, {html_path} and each table of the page as CSV beside them:"
         f" {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
     )
+    broken = [found for found in report.get("limits", ()) if found["broken"]]
+    for found in broken:
+        click.echo(f"limit broken: {found['limit']}: {found['why']}", err=True)
+    if broken:
+        sys.exit(1)
 
 
 def _can_be_directory(out: str) -> None:

@@ -16,6 +16,7 @@ def tables_of(report: Mapping[str, Any], parts: Sequence[ReportPart]) -> dict[st
     refused (``ValueError``): each is a file of its own."""
     if report.get("compare"):
         return {
+            **({"limits": limits(report["limits"])} if "limits" in report else {}),
             "differences": differences(report["differences"], report["base"]["run"].get("seeds")),
             "warnings": warnings((name, w) for name in ("base", "other") for w in report[name]["warnings"]),
         }
@@ -95,6 +96,15 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
             ]
             for r in rows
         ),
+    )
+
+
+def limits(judged: Sequence[Mapping[str, Any]]) -> Table:
+    """A row per limit ``--expect`` stated: the limit as written, the row's relative change, whether it
+    was broken and why."""
+    return table(
+        [Column("Limit", "text"), "Relative", Column("Broken", "text"), Column("Why", "text")],
+        ([j["limit"], j["relative"], j["broken"], j["why"]] for j in judged),
     )
 
 
