@@ -121,6 +121,15 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     return out
 
 
+def by_size(rows: Sequence[Row]) -> tuple[list[Row], list[Row]]:
+    """A comparison's rows as its page lists them: those that moved, the largest relative change first
+    (then those without one, the largest change first), and apart those that did not move on any seed."""
+    moved = [r for r in rows if any(c not in (0, None) for c in r["changes"])]
+    still = [r for r in rows if not any(c not in (0, None) for c in r["changes"])]
+    moved.sort(key=lambda r: (r["relative"] is None, -abs(r["relative"] or 0), -abs(r["change"] or 0)))
+    return moved, still
+
+
 def comparison(
     bases: Sequence[dict[str, Any]], others: Sequence[dict[str, Any]], parts: Sequence[ReportPart]
 ) -> dict[str, Any]:

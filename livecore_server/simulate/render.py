@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from livecore import names
+from livecore_server.simulate.compare import by_size
 from livecore_server.simulate.gather import parts as built_in
 from livecore_server.simulate.section import Label, ReportPart, Table, labeller
 from livecore_server.simulate.tables import tables_of
@@ -134,9 +135,12 @@ def to_html(
             for p in found
             if p.compare_charts is not None and p.key in base and p.key in other
         }
+        moved, still = by_size(report["differences"])
         return template.render(
             report=report,
             compare=True,
+            moved=moved,
+            still=still,
             base=base,
             other=other,
             charts=shown,

@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from livecore_server.simulate.compare import paired
+from livecore_server.simulate.compare import by_size, paired
 from livecore_server.simulate.noise import interval, marked, p_value, summary, t_critical, t_p_value
 from livecore_server.simulate.section import row
 
@@ -149,3 +149,28 @@ def test_a_share_of_a_base_of_zero_or_a_missing_seed_has_no_size() -> None:
     assert interval([0.1]) is None and interval([0.1, None]) is None
     (grown,) = paired([[row("gifts", "", "sent", 0, 5)], [row("gifts", "", "sent", 2, 6)]])
     assert grown["change"] == 4.5 and grown["relative"] is None and grown["ci95"] is None
+
+
+def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_not_move() -> None:
+    seeds = [
+        [
+            row("gifts", "", "sent", 10, 10),
+            row("economy", "coins", "minted", 100, 110),
+            row("economy", "gems", "minted", 0, 3),
+            row("economy", "coins", "sunk", 50, 25),
+        ],
+        [
+            row("gifts", "", "sent", 12, 12),
+            row("economy", "coins", "minted", 100, 112),
+            row("economy", "gems", "minted", 0, 5),
+            row("economy", "coins", "sunk", 40, 22),
+        ],
+    ]
+    moved, still = by_size(paired(seeds))
+    # -47.5% before +11%; the gems' change from nothing has no share, so it comes after.
+    assert [(r["subject"], r["metric"]) for r in moved] == [
+        ("coins", "sunk"),
+        ("coins", "minted"),
+        ("gems", "minted"),
+    ]
+    assert [r["metric"] for r in still] == ["sent"]

@@ -118,6 +118,7 @@ def test_a_manifest_against_itself_marks_nothing(tmp_path: Path) -> None:
     assert all(r["changes"] == [0, 0, 0] and r["change"] == 0 for r in rows)
     page = (tmp_path / "aa" / "report.html").read_text()
     assert page.count('<tr class="noise">') == len(rows)
+    assert f"<summary>{len(rows)} rows did not move</summary>" in page
 
 
 def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
