@@ -47,6 +47,18 @@ SINK_OR_SOURCE: dict[Reason, str] = {
     Reason.OPERATOR_EDIT: "operator_edit",
 }
 
+#: The debits whose reason the caller writes (a wallet debit's ``reason``, kept as the entry's note): the
+#: report names their sink as written (``shop``), and one written without a reason ``spend``.
+WRITTEN_REASONS = frozenset({Reason.SERVER_DEBIT, Reason.CLIENT_DEBIT})
+
+
+def source_of(entry: LedgerEntry) -> str:
+    """The sink or source a ledger entry that is not a grant's is counted under."""
+    if entry.reason in WRITTEN_REASONS and entry.note:
+        return entry.note
+    return SINK_OR_SOURCE.get(entry.reason, entry.reason.value)
+
+
 #: One source minting more than this share of a resource is named.
 DOMINANT_SOURCE = 0.6
 #: A resource sinking less than this share of what is minted inflates.
@@ -98,7 +110,7 @@ class _Ledger:
             if entry.reason is Reason.GRANT:
                 source = sources.get(entry.source_ref_id or "", "grant")
             else:
-                source = SINK_OR_SOURCE.get(entry.reason, entry.reason.value)
+                source = source_of(entry)
             into = self.minted if entry.delta > 0 else self.sunk
             bucket = into[entry.resource_key][self.day]
             bucket[source] = bucket.get(source, 0) + abs(entry.delta)

@@ -219,3 +219,20 @@ def test_a_title_wider_than_its_axes_is_wrapped_between_words() -> None:
     assert " ".join(lines[:3]) == text
     # The axes stand lower, under the title's three lines: none is cut off at the top.
     assert all(float(y) > 10 for y in re.findall(r'<text style="font-size: 10.8px[^>]*y="([\d.]+)"', chart))
+
+
+def test_a_debits_reason_is_its_sink_as_written() -> None:
+    """A studio's debit with ``reason="shop"`` is sunk by the shop, not by the players' spending; the
+    season is played in two steps, the studio's debit between them."""
+    sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
+    season = Season(sim, parse_population(POPULATION), players=20, days=2, seed=5)
+    season.play(days=1)
+
+    def coins(member: Any) -> int:
+        return sum(c.balance for c in member.handle.wallet.get().currencies if c.key == "coins")
+
+    rich = max(season.members, key=coins)
+    sim.server.wallet.debit(rich.handle.external_id, "coins", 3, reason="shop")
+    season.play()
+    economy = gather(sim, season, run={"manifest": "season.toml", "population": "two", "seed": 5})["economy"]
+    assert economy["coins"]["sunk"]["shop"] == 3
