@@ -278,7 +278,8 @@ def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
     """A chart of each resource moved (None where a sentence says it: :func:`_chart`), and one of their
     net flows (:data:`NET`) over two days or more."""
     moving = {k: r for k, r in section.items() if moved(r)}
-    drawn = {k: _chart(k, r, label) for k, r in moving.items()}
+    colours = source_colours(moving)
+    drawn = {k: _chart(k, r, label, colours) for k, r in moving.items()}
     if moving and len(next(iter(moving.values()))["days"]) > 1:
         drawn[NET] = _net_chart(moving)
     return drawn
@@ -331,7 +332,27 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
 HELD = ("p10", "p50", "p90", "p99", "max", "mean")
 
 
-def _chart(key: str, resource: dict[str, Any], label: Label) -> str | None:
+def source_colours(section: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """One colour per source (``("minted", source)``) and per sink (``("sunk", sink)``) across every
+    resource's chart, so that a colour means one source on the whole page: the sources in the order of
+    their largest amount of any resource, each taking the next colour of the palette (sinks of the sinks'
+    colours), round again past the last."""
+    from livecore_server.simulate import charts as c
+
+    found: dict[tuple[str, str], str] = {}
+    for way, palette in (("minted", c.PALETTE), ("sunk", c.SINKS)):
+        largest: dict[str, int] = {}
+        for resource in section.values():
+            for source, amount in resource[way].items():
+                largest[source] = max(largest.get(source, 0), amount)
+        for i, source in enumerate(sorted(largest, key=lambda s: (-largest[s], s))):
+            found[way, source] = palette[i % len(palette)]
+    return found
+
+
+def _chart(
+    key: str, resource: dict[str, Any], label: Label, colours: dict[tuple[str, str], str]
+) -> str | None:
     """Minted (up) and sunk (down) per day by source kind, and the holdings' percentiles at each day's
     end; over one day, what each source minted or sank (none when one source did it all: the table says
     it)."""
@@ -350,16 +371,15 @@ def _chart(key: str, resource: dict[str, Any], label: Label) -> str | None:
         flows, held = fig.subplots(1, 2, width_ratios=(3, 2))
         days = c.days(rows)
         base = [0.0] * len(days)
-        for i, source in enumerate(minted):
+        for source in minted:
             values = [r["minted"].get(source, 0) for r in rows]
-            flows.bar(
-                days, values, bottom=base, color=c.PALETTE[i % len(c.PALETTE)], label=f"+ {label(source)}"
-            )
+            colour = colours["minted", source]
+            flows.bar(days, values, bottom=base, color=colour, label=f"+ {label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         base = [0.0] * len(days)
-        for i, source in enumerate(sunk):
+        for source in sunk:
             values = [-r["sunk"].get(source, 0) for r in rows]
-            colour = c.SINKS[i % len(c.SINKS)]
+            colour = colours["sunk", source]
             flows.bar(days, values, bottom=base, color=colour, hatch="//", label=f"- {label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)

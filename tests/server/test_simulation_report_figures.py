@@ -14,7 +14,7 @@ from livecore.manifest import parse_manifest
 from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
-from livecore_server.economy.report import NET
+from livecore_server.economy.report import NET, charts, moved, source_colours
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
 from livecore_server.simulate.section import labeller
@@ -236,3 +236,18 @@ def test_a_debits_reason_is_its_sink_as_written() -> None:
     season.play()
     economy = gather(sim, season, run={"manifest": "season.toml", "population": "two", "seed": 5})["economy"]
     assert economy["coins"]["sunk"]["shop"] == 3
+
+
+def test_a_source_has_one_colour_on_every_chart(report: dict[str, Any]) -> None:
+    """Completions are one colour on the coins' chart and the xp's, not the colour of their rank in each."""
+    economy = {k: r for k, r in report["economy"].items() if moved(r)}
+    colours = source_colours(economy)
+    drawn = charts(report["economy"], labeller(parts()))
+    others = [r for k, r in economy.items() if k != "coins"]
+    shared = [s for s in economy["coins"]["minted"] if any(s in r["minted"] for r in others)]
+    assert shared, "a source that mints two resources"
+    for key, resource in economy.items():
+        fills = set(re.findall(r"fill: (#[0-9a-f]{6})", drawn[key] or "", flags=re.IGNORECASE))
+        fills = {f.lower() for f in fills}
+        for source in resource["minted"]:
+            assert colours["minted", source].lower() in fills, (key, source)
