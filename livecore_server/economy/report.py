@@ -488,6 +488,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
             )
         c.title(held, f"{key}: holdings")
         held.set_xlabel("day")
+        c.from_zero(flows, held)
         c.whole(flows, held)
         c.legend_below(fig, flows, held)
 

@@ -490,6 +490,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
         c.overlay(
             crowd, x, [r["entrants"] for r in a[:n]], [r["entrants"] for r in b[:n]], c.PALETTE[0], "entrants"
         )
+        c.from_zero(crowd)
         c.title(crowd, f"{base['name']}: entrants per window")
         c.overlay(
             rates,

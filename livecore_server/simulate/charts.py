@@ -91,6 +91,7 @@ def svg(
             hspace=hspace,
         )
         draw(fig)
+        y_from_zero(fig)
         lines = max((ax.get_title().count("\n") + 1 for ax in fig.axes), default=1)
         if lines > 1:  # a wrapped title (:func:`title`): room for its lines above the axes
             fig.subplots_adjust(top=1 - (_TITLE + _TITLE_LINE * (lines - 1)) / height)
@@ -159,6 +160,30 @@ def categories(ax: Axes, labels: Sequence[str]) -> list[int]:
     every = max(1, math.ceil(len(labels) / MOST_LABELS))
     ax.set_xticks(range(0, len(labels), every), [labels[i] for i in range(0, len(labels), every)])
     return list(range(len(labels)))
+
+
+#: The axes a chart marks as not starting at 0 (:func:`free_y`).
+_FREE_Y = "_livecore_free_y"
+
+
+def free_y(*axes: Axes) -> None:
+    """Mark ``axes`` as read from where their values are, not from 0 (:func:`y_from_zero` leaves them)."""
+    for ax in axes:
+        setattr(ax, _FREE_Y, True)
+
+
+def y_from_zero(fig: Figure) -> None:
+    """Every y axis of ``fig`` from 0 (a reader compares heights, and an axis from 40 makes 41 look twice
+    42's fall), unless marked (:func:`free_y`) or it already holds 0; an inverted axis (lower is better)
+    stays inverted."""
+    for ax in fig.axes:
+        if getattr(ax, _FREE_Y, False):
+            continue
+        bottom, top = ax.get_ylim()
+        if min(bottom, top) > 0:
+            ax.set_ylim((0, top) if bottom < top else (bottom, 0))
+        elif max(bottom, top) < 0:
+            ax.set_ylim((bottom, 0) if bottom < top else (0, top))
 
 
 def from_zero(*axes: Axes) -> None:

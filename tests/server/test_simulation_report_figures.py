@@ -251,3 +251,23 @@ def test_a_source_has_one_colour_on_every_chart(report: dict[str, Any]) -> None:
         fills = {f.lower() for f in fills}
         for source in resource["minted"]:
             assert colours["minted", source].lower() in fills, (key, source)
+
+
+def test_every_y_axis_starts_at_zero_unless_marked() -> None:
+    from matplotlib.figure import Figure
+
+    from livecore_server.simulate import charts as c
+
+    fig = Figure()
+    counts, times, free, below = fig.subplots(1, 4)
+    counts.plot([1, 2, 3], [40, 45, 50])
+    times.plot([1, 2, 3], [60, 65, 70])
+    times.invert_yaxis()  # lower is better
+    free.plot([1, 2, 3], [40, 45, 50])
+    c.free_y(free)
+    below.plot([1, 2, 3], [-9, -7, -8])
+    c.y_from_zero(fig)
+    assert counts.get_ylim()[0] == 0 and counts.get_ylim()[1] >= 50
+    assert times.get_ylim()[1] == 0 and times.get_ylim()[0] >= 70  # still inverted, to 0
+    assert free.get_ylim()[0] > 0
+    assert below.get_ylim()[1] == 0
