@@ -357,16 +357,22 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def entered(event: dict[str, Any]) -> bool:
+    """Whether anyone entered a window of the event: the page draws and tabulates those only, and says
+    of the others in one line that nobody did."""
+    return any(w["entrants"] for w in event["windows"])
+
+
 def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
-    return {k: _chart(k, e) for k, e in section.items() if e["windows"]}
+    return {k: _chart(k, e) for k, e in section.items() if entered(e)}
 
 
 def tables(section: dict[str, Any]) -> dict[str, Table]:
-    """Of each event a window of which opened: its summary (``events.<key>``) and its windows
+    """Of each event someone entered: its summary (``events.<key>``) and its windows
     (``events.<key>.windows``)."""
     out: dict[str, Table] = {}
     for key, event in section.items():
-        if not event["windows"]:
+        if not entered(event):
             continue
         milestones = list(event["milestones"])
         summary = event["summary"]
@@ -424,7 +430,10 @@ def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) ->
     return {
         k: _compare_chart(k, base[k], other[k])
         for k in base
-        if k in other and base[k]["windows"] and other[k]["windows"]
+        if k in other
+        and base[k]["windows"]
+        and other[k]["windows"]
+        and (entered(base[k]) or entered(other[k]))
     }
 
 

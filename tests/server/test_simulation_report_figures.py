@@ -271,3 +271,20 @@ def test_every_y_axis_starts_at_zero_unless_marked() -> None:
     assert times.get_ylim()[1] == 0 and times.get_ylim()[0] >= 70  # still inverted, to 0
     assert free.get_ylim()[0] > 0
     assert below.get_ylim()[1] == 0
+
+
+def test_an_event_nobody_entered_is_one_line_not_a_chart_of_nothing() -> None:
+    quiet = POPULATION.replace(
+        "share = 0.5\nsessions_per_day = 3\n", "share = 0.5\nsessions_per_day = 3\nevents = 0\n"
+    )
+    quiet = quiet.replace("gifts = 0.8\n", "gifts = 0.8\nlobbies = 0\nteams = 0\n", 1)
+    sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
+    season = Season(sim, parse_population(quiet), players=20, days=2, seed=5)
+    season.play()
+    report = gather(sim, season, run={"manifest": "season.toml", "population": "quiet", "seed": 5})
+    opened = [k for k, e in report["events"].items() if e["windows"]]
+    assert opened and not any(w["entrants"] for k in opened for w in report["events"][k]["windows"])
+    assert not any(name.startswith("events:") for name in charts_of(report))
+    page = to_html(report)
+    assert page.count("Nobody entered it in its") == len(opened)
+    assert 'data-table="events.' not in page
