@@ -4,6 +4,7 @@ segment, the share of players who entered each event, their attempts and how oft
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -437,14 +438,53 @@ def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) ->
     }
 
 
+#: An event with more windows than this is drawn per day, not per window: 336 hourly windows as a line
+#: are noise, 14 days are a trend.
+MANY_WINDOWS = 60
+
+
+def per_day(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Windows as days, by the day each starts on (UTC): the day's entrants summed, its completion and
+    milestone rates and its score percentiles the means of its windows' weighted by their entrants (a
+    day's own percentiles are not kept); a day nobody entered has no rates, nor scores (NaN: a gap in
+    its lines)."""
+    days: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        days.setdefault(r["starts_at"][:10], []).append(r)
+
+    def weighted(windows: list[dict[str, Any]], value: Any) -> float:
+        entrants = sum(w["entrants"] for w in windows)
+        return sum(value(w) * w["entrants"] for w in windows) / entrants if entrants else math.nan
+
+    out = []
+    for windows in days.values():
+        milestones = windows[0]["milestone_rates"]
+        played = [w for w in windows if w["entrants"]]
+        out.append(
+            {
+                "entrants": sum(w["entrants"] for w in windows),
+                "completion_rate": weighted(windows, lambda w: w["completion_rate"]),
+                "milestone_rates": {
+                    m: weighted(windows, lambda w, m=m: w["milestone_rates"][m]) for m in milestones
+                },
+                "scores": {p: weighted(played, lambda w, p=p: w["scores"][p]) for p in ("p10", "p50", "p90")},
+            }
+        )
+    return out
+
+
 def _chart(key: str, data: dict[str, Any]) -> str | None:
-    """Per window: entrants; completion and milestone rates; the entrants' best scores (p10 to p90).
-    None for one window, a point each: its table says it."""
+    """Per window (per day past :data:`MANY_WINDOWS`, :func:`per_day`): entrants; completion and
+    milestone rates; the entrants' best scores (p10 to p90). None for one window, a point each: its
+    table says it."""
     from livecore_server.simulate import charts as c
 
     rows = data["windows"]
     if len(rows) < 2:
         return None
+    unit = "window"
+    if len(rows) > MANY_WINDOWS:
+        rows, unit = per_day(rows), "day"
 
     def draw(fig: Figure) -> None:
         crowd, rates, scores = fig.subplots(1, 3)
@@ -452,8 +492,8 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
         mark = c.marker(len(rows))
         crowd.plot(x, [r["entrants"] for r in rows], marker=mark, color=c.PALETTE[0])
         c.from_zero(crowd)
-        c.title(crowd, "entrants per window")
-        crowd.set_xlabel("window")
+        c.title(crowd, f"entrants per {unit}")
+        crowd.set_xlabel(unit)
         rates.plot(
             x, [r["completion_rate"] for r in rows], marker=mark, color=c.PALETTE[0], label="completed"
         )
@@ -467,7 +507,7 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
             )
         rates.set_ylim(0, 1.05)
         c.title(rates, "share of entrants")
-        rates.set_xlabel("window")
+        rates.set_xlabel(unit)
         low = [r["scores"]["p10"] for r in rows]
         high = [r["scores"]["p90"] for r in rows]
         scores.fill_between(x, low, high, color=c.PALETTE[5], alpha=0.4, label="p10 to p90")
@@ -479,7 +519,7 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
         if data["order"] == "asc":
             scores.invert_yaxis()
         c.title(scores, "best score, p10 to p90" + (" (lower is better)" if data["order"] == "asc" else ""))
-        scores.set_xlabel("window")
+        scores.set_xlabel(unit)
         c.whole(crowd, rates, scores)
         c.legend_below(fig, rates, scores)
 

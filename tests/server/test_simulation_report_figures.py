@@ -4,6 +4,7 @@ size of season (no chart of one bar, the page saying it in a sentence or a table
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -15,6 +16,8 @@ from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
 from livecore_server.economy.report import NET, charts, moved, source_colours
+from livecore_server.live_events.report import MANY_WINDOWS, per_day
+from livecore_server.live_events.report import charts as event_charts
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
 from livecore_server.simulate.section import labeller
@@ -288,3 +291,38 @@ def test_an_event_nobody_entered_is_one_line_not_a_chart_of_nothing() -> None:
     page = to_html(report)
     assert page.count("Nobody entered it in its") == len(opened)
     assert 'data-table="events.' not in page
+
+
+def _window(hour: int, entrants: int, completion: float, p50: float) -> dict[str, Any]:
+    scores = {"p10": p50 - 1, "p50": p50, "p90": p50 + 1}
+    day, hour = divmod(hour, 24)
+    return {
+        "starts_at": f"2026-01-{5 + day:02d}T{hour:02d}:00:00Z",
+        "entrants": entrants,
+        "completion_rate": completion,
+        "milestone_rates": {"gold": completion / 2},
+        "scores": scores,
+    }
+
+
+def test_a_day_of_windows_is_their_entrants_summed_and_their_rates_weighted() -> None:
+    days = per_day([_window(0, 10, 0.5, 10), _window(1, 30, 0.1, 20), _window(24, 0, 0, 0)])
+    first, second = days
+    assert first["entrants"] == 40
+    assert first["completion_rate"] == pytest.approx((10 * 0.5 + 30 * 0.1) / 40)
+    assert first["milestone_rates"]["gold"] == pytest.approx((10 * 0.25 + 30 * 0.05) / 40)
+    assert first["scores"]["p50"] == pytest.approx((10 * 10 + 30 * 20) / 40)
+    assert (
+        second["entrants"] == 0
+        and math.isnan(second["completion_rate"])
+        and math.isnan(second["scores"]["p50"])
+    )
+
+
+def test_an_event_of_many_windows_is_drawn_per_day() -> None:
+    hourly = [_window(h, 5, 0.5, 10) for h in range(MANY_WINDOWS + 12)]
+    event = {"windows": hourly, "milestones": {"gold": 5}, "order": "desc"}
+    drawn = event_charts({"hourly": event}, labeller(parts()))["hourly"]
+    assert drawn is not None and "entrants per day" in drawn and "entrants per window" not in drawn
+    few = {"windows": hourly[:MANY_WINDOWS], "milestones": {"gold": 5}, "order": "desc"}
+    assert "entrants per window" in (event_charts({"few": few}, labeller(parts()))["few"] or "")
