@@ -23,6 +23,7 @@ from livecore_server.simulate.section import (
     Table,
     Warning,
     keys,
+    number,
     pct,
     percentiles,
     row,
@@ -165,9 +166,14 @@ def gather(at: Gathering) -> dict[str, Any]:
         for m in sunk[key]:
             for s, v in m.items():
                 total_sunk[s] = total_sunk.get(s, 0) + v
+        tenths = held_by_tenth(ledger.balances[key], at.season.players)
         out[key] = {
             "type": settings.resources[key].type.value,
             "spent_by_players": key in spending,
+            # The share of what the players held at the end that each tenth of them held, the tenth
+            # holding least first (None when nobody held any); the last is the top tenth's.
+            "held_by_tenth": tenths,
+            "top_10_share": None if tenths is None else tenths[-1],
             "minted": dict(sorted(total_minted.items())),
             "sunk": dict(sorted(total_sunk.items())),
             "net": sum(total_minted.values()) - sum(total_sunk.values()),
@@ -205,6 +211,18 @@ def by_segment(at: Gathering) -> Figures:
             for name, values in balances.items()
         }
     return out
+
+
+def held_by_tenth(balances: dict[str, int], players: int) -> list[float] | None:
+    """The share of all held that each tenth of the ``players`` holds (a player without a balance holds
+    0), the tenth holding least first: ten shares adding up to 1, or None when nobody holds any. The
+    players are cut into tenths as evenly as whole players allow."""
+    values = sorted([*balances.values(), *[0] * max(0, players - len(balances))])
+    total = sum(values)
+    if total <= 0:
+        return None
+    cuts = [round(len(values) * i / 10) for i in range(11)]
+    return [number(sum(values[cuts[i] : cuts[i + 1]]) / total) for i in range(10)]
 
 
 def _snapshot(
@@ -367,8 +385,18 @@ def _chart(
             return None
         return _day_chart(key, minted, sunk, amounts, label)
 
+    tenths = resource.get("held_by_tenth")
+
     def draw(fig: Figure) -> None:
-        flows, held = fig.subplots(1, 2, width_ratios=(3, 2))
+        if tenths is None:
+            flows, held = fig.subplots(1, 2, width_ratios=(3, 2))
+        else:
+            flows, held, spread = fig.subplots(1, 3, width_ratios=(3, 2, 2))
+            spread.bar(range(1, 11), [100 * t for t in tenths], color=c.PALETTE[0])
+            c.title(spread, f"{key}: held by each tenth, top {pct(tenths[-1])}")
+            spread.set_xlabel("tenth of players (least first)")
+            spread.set_ylabel("% of all held")
+            c.whole(spread)
         days = c.days(rows)
         base = [0.0] * len(days)
         for source in minted:
@@ -410,7 +438,8 @@ def _chart(
         c.legend_below(fig, flows, held)
 
     legend = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4) // 4)
-    return c.svg(f"economy-{key}", draw, size=(8.0, 3.0 + 0.2 * legend), legend_rows=legend)
+    width = 8.0 if tenths is None else 10.5
+    return c.svg(f"economy-{key}", draw, size=(width, 3.0 + 0.2 * legend), legend_rows=legend)
 
 
 def _day_chart(key: str, minted: list[str], sunk: list[str], amounts: list[float], label: Label) -> str:

@@ -15,7 +15,7 @@ from livecore.manifest import parse_manifest
 from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
-from livecore_server.economy.report import NET, charts, moved, source_colours
+from livecore_server.economy.report import NET, charts, held_by_tenth, moved, source_colours
 from livecore_server.live_events.report import MANY_WINDOWS, per_day
 from livecore_server.live_events.report import charts as event_charts
 from livecore_server.simulate.gather import gather, parts
@@ -326,3 +326,15 @@ def test_an_event_of_many_windows_is_drawn_per_day() -> None:
     assert drawn is not None and "entrants per day" in drawn and "entrants per window" not in drawn
     few = {"windows": hourly[:MANY_WINDOWS], "milestones": {"gold": 5}, "order": "desc"}
     assert "entrants per window" in (event_charts({"few": few}, labeller(parts()))["few"] or "")
+
+
+def test_the_top_tenth_share_is_of_every_player_those_holding_none_included() -> None:
+    assert held_by_tenth({"a": 90, "b": 10}, players=10) == [0] * 8 + [0.1, 0.9]
+    assert sum(held_by_tenth({"a": 5, "b": 5, "c": 5, "d": 5}, players=4) or []) == pytest.approx(1)
+    assert held_by_tenth({}, players=10) is None and held_by_tenth({"a": 0}, players=3) is None
+
+
+def test_each_resource_says_what_its_top_tenth_held(report: dict[str, Any]) -> None:
+    coins = report["economy"]["coins"]
+    assert len(coins["held_by_tenth"]) == 10 and sum(coins["held_by_tenth"]) == pytest.approx(1, abs=1e-3)
+    assert coins["top_10_share"] == coins["held_by_tenth"][-1] >= max(coins["held_by_tenth"][:-1])
