@@ -5,6 +5,7 @@ players held; per segment, what a player minted, sank and held."""
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,8 @@ class _Ledger:
         self.segment_minted: dict[str, dict[str, float]] = {}
         self.segment_sunk: dict[str, dict[str, float]] = {}
         self.held: dict[str, dict[str, tuple[str, int]]] = {}
+        # resource -> per day: segment -> what its players held on average at the day's end
+        self.segment_holdings: dict[str, list[dict[str, float | None]]] = {k: [] for k in keys_}
         self.day = 0
         self.day_end = at.start + timedelta(days=1)
         self.taken = 0  # entries of the store's list already walked
@@ -94,12 +97,11 @@ class _Ledger:
         """Walk the store's entries not walked yet; answers the store's list."""
         entries = at.sim.store.tables_of(EconomyTables).entries
         sources = at.ledger_sources() if len(entries) > self.taken else {}
-        players = at.season.players
         for entry in itertools.islice(entries, self.taken, None):
             if entry.game_id != at.game_id or entry.resource_key not in self.minted:
                 continue
             while entry.created_at >= self.day_end and self.day < at.days - 1:
-                _snapshot(self.balances, self.holdings, players)
+                self._snapshot(at)
                 self.day += 1
                 self.day_end += timedelta(days=1)
             self.balances[entry.resource_key][entry.player_id] = entry.balance_after
@@ -123,11 +125,20 @@ class _Ledger:
         self.taken = len(entries)
         return entries
 
+    def _snapshot(self, at: Gathering) -> None:
+        """The day's end: the holdings' percentiles over every player, and each segment's mean."""
+        _snapshot(self.balances, self.holdings, at.season.players)
+        for key, days in self.segment_holdings.items():
+            held: dict[str, float] = {}
+            for segment, balance in self.held.get(key, {}).values():
+                held[segment] = held.get(segment, 0) + balance
+            days.append(at.per_player(held))
+
     def to_end(self, at: Gathering) -> None:
         """The season played: every entry walked, and the days left without entries snapshot."""
         self.take(at)
         while self.day < at.days:
-            _snapshot(self.balances, self.holdings, at.season.players)
+            self._snapshot(at)
             self.day += 1
 
 
@@ -184,6 +195,7 @@ def gather(at: Gathering) -> dict[str, Any]:
                     "sunk": dict(sorted(sunk[key][d].items())),
                     "net": sum(minted[key][d].values()) - sum(sunk[key][d].values()),
                     "holdings": holdings[key][d],
+                    "holdings_by_segment": ledger.segment_holdings[key][d],
                 }
                 for d in range(days)
             ],
@@ -431,13 +443,23 @@ def _chart(
             color=c.PALETTE[1],
             label="holdings mean",
         )
+        for i, segment in enumerate(rows[0].get("holdings_by_segment", {})):
+            held.plot(
+                days,
+                [math.nan if (v := r["holdings_by_segment"][segment]) is None else v for r in rows],
+                "-.",
+                marker=mark,
+                color=c.PALETTE[(i + 2) % len(c.PALETTE)],
+                label=f"mean, {segment}",
+            )
         c.title(held, f"{key}: holdings at day's end")
         held.set_xlabel("day")
         c.from_zero(held)
         c.whole(flows, held)
         c.legend_below(fig, flows, held)
 
-    legend = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4) // 4)
+    segments = len(rows[0].get("holdings_by_segment", {}))
+    legend = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4 + segments) // 4)
     width = 8.0 if tenths is None else 10.5
     return c.svg(f"economy-{key}", draw, size=(width, 3.0 + 0.2 * legend), legend_rows=legend)
 

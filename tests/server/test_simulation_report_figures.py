@@ -338,3 +338,11 @@ def test_each_resource_says_what_its_top_tenth_held(report: dict[str, Any]) -> N
     coins = report["economy"]["coins"]
     assert len(coins["held_by_tenth"]) == 10 and sum(coins["held_by_tenth"]) == pytest.approx(1, abs=1e-3)
     assert coins["top_10_share"] == coins["held_by_tenth"][-1] >= max(coins["held_by_tenth"][:-1])
+
+
+def test_each_segment_s_holdings_are_followed_day_by_day(report: dict[str, Any]) -> None:
+    days = report["economy"]["coins"]["days"]
+    assert [list(d["holdings_by_segment"]) for d in days] == [["keen", "quiet"]] * len(days)
+    # The quiet never spend what they are credited: their coins only grow.
+    quiet = [d["holdings_by_segment"]["quiet"] for d in days]
+    assert quiet == sorted(quiet) and quiet[-1] > 0
