@@ -324,8 +324,9 @@ def compare_charts(base: dict[str, Any], other: dict[str, Any], label: Label) ->
 
 
 def tables(section: dict[str, Any]) -> dict[str, Table]:
-    """Of the resources moved: their net flow per day (``economy.net``), and each one's totals by source
-    (``economy.<key>``) and its days (``economy.<key>.daily``)."""
+    """Of the resources moved: their net flow per day (``economy.net``), every source and sink across
+    them (``economy.summary``: a row per source, what it minted and sank of each resource), and each
+    one's totals by source (``economy.<key>``) and its days (``economy.<key>.daily``)."""
     moving = {k: r for k, r in section.items() if moved(r)}
     if not moving:
         return {}
@@ -336,6 +337,12 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
             ([day, *(r["days"][i]["net"] for r in moving.values())] for i, day in enumerate(days)),
         )
     }
+    # The sources first, then the sinks, each in the order the resources first name it.
+    every = list(dict.fromkeys(s for way in ("minted", "sunk") for r in moving.values() for s in r[way]))
+    out["economy.summary"] = table(
+        [Column("Source", "source"), *(f"{k} {way}" for k in moving for way in ("minted", "sunk"))],
+        ([s, *(r[way].get(s) for r in moving.values() for way in ("minted", "sunk"))] for s in every),
+    )
     for key, resource in moving.items():
         sources = keys(resource["minted"], resource["sunk"])
         out[f"economy.{key}"] = table(
@@ -485,7 +492,8 @@ def _day_chart(key: str, minted: list[str], sunk: list[str], amounts: list[float
 
 
 def _net_chart(section: dict[str, Any]) -> str:
-    """Each resource's net flow per day (minted minus sunk), above zero or below, one small chart each."""
+    """Each resource's net flow per day (minted minus sunk), above zero or below, and its running sum
+    (the line: what the players gained since the season began), one small chart each."""
     from livecore_server.simulate import charts as c
 
     columns = 1 if len(section) == 1 else 2
@@ -496,9 +504,10 @@ def _net_chart(section: dict[str, Any]) -> str:
         for ax, (key, resource) in zip(axes, section.items(), strict=False):
             days = c.days(resource["days"])
             net = [d["net"] for d in resource["days"]]
-            ax.bar(days, net, color=[c.GAIN if n >= 0 else c.LOSS for n in net])
+            ax.bar(days, net, color=[c.GAIN if n >= 0 else c.LOSS for n in net], label="net of the day")
+            ax.plot(days, list(itertools.accumulate(net)), "-", color="#333333", label="cumulative")
             ax.axhline(0, color="#555555", linewidth=0.8)
-            c.title(ax, f"{key}: net per day")
+            c.title(ax, f"{key}: net per day, and cumulative")
             ax.set_xlabel("day")
             c.whole(ax)
         for ax in axes[len(section) :]:  # the grid's cells left over

@@ -95,6 +95,7 @@ def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
 TABLES = {
     "segments",
     "economy.net",
+    "economy.summary",
     *(f"economy.{k}{what}" for k in ("coins", "gems", "potion") for what in ("", ".daily")),
     *(f"events.{k}{what}" for k in ("sprint", "duel", "relay", "raid") for what in ("", ".windows")),
     "leaderboards.daily",

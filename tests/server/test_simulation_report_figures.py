@@ -16,6 +16,7 @@ from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
 from livecore_server.economy.report import NET, charts, held_by_tenth, moved, source_colours
+from livecore_server.economy.report import tables as economy_tables
 from livecore_server.live_events.report import MANY_WINDOWS, per_day
 from livecore_server.live_events.report import charts as event_charts
 from livecore_server.simulate.gather import gather, parts
@@ -346,3 +347,22 @@ def test_each_segment_s_holdings_are_followed_day_by_day(report: dict[str, Any])
     # The quiet never spend what they are credited: their coins only grow.
     quiet = [d["holdings_by_segment"]["quiet"] for d in days]
     assert quiet == sorted(quiet) and quiet[-1] > 0
+
+
+def test_one_table_sums_up_every_source_and_sink_across_the_resources(report: dict[str, Any]) -> None:
+    economy = report["economy"]
+    summary = economy_tables(economy)["economy.summary"]
+    moving = [k for k, r in economy.items() if moved(r)]
+    header = [c.heading for c in summary.columns]
+    assert header == ["Source", *(f"{k} {way}" for k in moving for way in ("minted", "sunk"))]
+    by_source = {row[0]: row[1:] for row in summary.rows}
+    for i, key in enumerate(moving):
+        assert {s: v[2 * i] for s, v in by_source.items() if v[2 * i] is not None} == economy[key]["minted"]
+        assert {s: v[2 * i + 1] for s, v in by_source.items() if v[2 * i + 1] is not None} == economy[key][
+            "sunk"
+        ]
+
+
+def test_the_net_flow_chart_draws_its_running_sum(report: dict[str, Any]) -> None:
+    drawn = charts(report["economy"], labeller(parts()))[NET]
+    assert drawn is not None and "cumulative" in drawn
