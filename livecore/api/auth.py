@@ -102,9 +102,10 @@ def authentication(auth: Auth, contributions: Contributions | None = None) -> Au
     return None
 
 
-def credential_refusals(auth: Auth) -> tuple[Code, ...]:
-    """The codes a route of kind ``auth`` answers a refused caller's credential with."""
-    declared = authentication(auth)
+def credential_refusals(auth: Auth, contributions: Contributions | None = None) -> tuple[Code, ...]:
+    """The codes a route of kind ``auth`` answers a refused caller's credential with, among
+    ``contributions`` (the process's areas when not given)."""
+    declared = authentication(auth, contributions)
     return declared.refusals if declared is not None else ()
 
 

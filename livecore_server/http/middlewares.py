@@ -272,7 +272,7 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
         if refused is not None:
             raise _wrong_secrets(refused, headers)
         # What a wrong secret is answered with, as the area that authenticates the player declares it.
-        wrong_secret = credential_refusals(route.auth)
+        wrong_secret = credential_refusals(route.auth, services.runtime.contributions)
         if not player_secret_shaped(request.headers.get("X-Player-Secret")):
             # Refused before the key's bucket or the database is asked, and counted like any wrong secret.
             counted = await brake.wrong(player, now_ms)
