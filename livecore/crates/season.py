@@ -70,7 +70,8 @@ class _Crates(Driver):
         play = self.play
         if self.unopened.get(member.index) and play.rng.random() < member.segment.rate(CRATES):
             for grant_id in self.unopened.pop(member.index):
-                play.act("crates.open", member.handle.grants.open_crate, grant_id)
+                if play.act("crates.open", member.handle.grants.open_crate, grant_id) is not None:
+                    play.rewarded(member)
 
 
 # --- fitting ------------------------------------------------------------------------------------------

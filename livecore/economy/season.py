@@ -1,10 +1,10 @@
-"""The economy's part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``spend``
-chance and ``spend_share``, the population's ``[economy] spend`` (the currencies players spend) and
-``[studio] login_credit``; the studio's backend's credit at a player's first session of a day (the
-``login_credit`` of each currency, before what the other areas' backends send), and a session's spending,
-its last step: by its ``spend`` chance, the player spends ``spend_share`` of its balance of each currency
-spent. A studio-managed game's spending is the studio's backend's to report; a platform game's, the
-player's."""
+"""The economy's part of a simulated season (docs/simulation.md#playing-a-season): a segment's
+``spend`` chance and ``spend_share``, the population's ``[economy] spend`` (the currencies players
+spend, none by default) and ``[studio] login_credit``; the studio's backend's credit at a player's
+first session of a day (the ``login_credit`` of each currency, before what the other areas' backends
+send), and a session's spending, its last step: by its ``spend`` chance, the player spends
+``spend_share`` of its balance of each currency spent. A studio-managed game's spending is the
+studio's backend's to report; a platform game's, the player's."""
 
 from __future__ import annotations
 
@@ -105,11 +105,11 @@ LOGIN_CREDIT = StudioRates(
 )
 
 
-def spent(found: tuple[str, ...] | None, settings: GameSettings) -> list[str]:
-    """The currencies players spend: ``[economy] spend`` (``found``), else every currency of the game."""
-    if found is not None:
-        return list(found)
-    return _currencies(settings)
+def spent(found: tuple[str, ...] | None) -> list[str]:
+    """The currencies players spend by their ``spend`` chance: ``[economy] spend`` (``found``), else none.
+    The manifest cannot tell a currency players spend from a progression one (xp), so a population that
+    does not say spends only on what the game prices: its offers and its costs."""
+    return [] if found is None else list(found)
 
 
 class _Economy(Driver):
@@ -119,7 +119,7 @@ class _Economy(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.credit = play.sent(LOGIN_CREDIT)
-        self.currencies = spent(play.table(SPENT), play.settings)
+        self.currencies = spent(play.table(SPENT))
         self.platform = play.settings.economy is Economy.PLATFORM
         self.holdings = play.store.tables_of(EconomyTables).holdings
 

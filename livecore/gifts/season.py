@@ -31,7 +31,8 @@ class _Gifts(Driver):
 
     def claim(self, member: Member) -> None:
         for gift_id in self.received.pop(member.index, ()):
-            self.play.act("gifts.claim", member.handle.gifts.claim, gift_id)
+            if self.play.act("gifts.claim", member.handle.gifts.claim, gift_id) is not None:
+                self.play.rewarded(member)
 
     def session(self, member: Member) -> None:
         play, rng = self.play, self.play.rng

@@ -241,6 +241,14 @@ def kind_entry(entry_type: str) -> type[KindEntry] | None:
 _REWARD_TYPES = frozenset(t.value for t in ResourceType)
 
 
+def kind_holding(entry_type: str) -> GrantKind | None:
+    """The kind of grant whose entries are of ``entry_type`` (a reward's for a resource type); None for
+    a type no served kind holds."""
+    if entry_type in _REWARD_TYPES:
+        return GrantKind.REWARD
+    return next((k.kind for k in served().of(KINDS) if k.entry_type == entry_type), None)
+
+
 def _structure_entry(converter: cattrs.Converter) -> Callable[[Any, Any], GrantEntry]:
     def structure(value: Any, _: Any) -> GrantEntry:
         registered = kind_entry(str(value.get("type"))) if isinstance(value, dict) else None

@@ -1,6 +1,7 @@
 """The grants' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``claims``
 chance, the pending grants the players are told of (``grant.created`` webhooks), their claims, and the
-expiry sweep. By its ``claims`` chance a session claims what the player holds: first what the areas'
+expiry sweep; and the studio's offers (:mod:`livecore.grants.offers`), which a session may buy after its
+events. By its ``claims`` chance a session claims what the player holds: first what the areas'
 drivers claim of theirs (:meth:`~livecore.simulation.part.Driver.claim`: its gifts), then its pending
 grants, but those claimed otherwise (a part's :attr:`~livecore.simulation.part.SeasonPart.claimed`
 source kinds: a gift's grant as the gift, a crate's contents as the crate opens) and those an area's
@@ -14,6 +15,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+from livecore.grants.offers import OFFERS, PRICE_RESPONSE, WEALTH_RESPONSE, Shop
 from livecore.grants.rules import GrantKind
 from livecore.simulation.part import Driver, Fit, FitPeriod, Member, Play, Rate, SeasonPart, Tallies
 
@@ -33,6 +35,7 @@ class _Grants(Driver):
         self.claimed = frozenset(kind for part in play.parts for kind in part.claimed)
         self.pending: dict[int, list[str]] = {}  # member index -> its pending reward grant ids
         self.expiries: list[int] = []  # when the grants expire (seconds since the start), a heap
+        self.shop = Shop(play)
 
     def webhook(self, kind: str, payload: Any) -> None:
         play = self.play
@@ -50,7 +53,12 @@ class _Grants(Driver):
             for driver in play.drivers("claim"):
                 driver.claim(member)
             for grant_id in self.pending.pop(member.index, ()):
-                play.act("grants.claim", member.handle.grants.claim, grant_id)
+                if play.act("grants.claim", member.handle.grants.claim, grant_id) is not None:
+                    play.rewarded(member)
+
+    def session(self, member: Member) -> None:
+        if self.shop.offers:
+            self.shop.visit(member)
 
     def hour(self) -> None:
         expiries, now = self.expiries, self.play.elapsed
@@ -82,7 +90,8 @@ def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
 
 
 SEASON = SeasonPart(
-    rates=(CLAIMS,),
+    rates=(CLAIMS, PRICE_RESPONSE, WEALTH_RESPONSE),
+    tables=(OFFERS,),
     driver=_Grants,
     runs=(EXPIRY_JOB,),
     fit=Fit(read=_read, rates=_rates),

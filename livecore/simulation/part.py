@@ -62,6 +62,13 @@ class PopulationTable:
     #: lines, its header first, which ``parse`` reads back. Neither, or both.
     fit: Callable[[Any, FitPeriod, Played], Any] | None = None
     write: Callable[[Any], list[str]] | None = None
+    #: The table is one of the studio's (``[studio.<name>]``: what its backend does, its offers), not
+    #: one of the file's own.
+    studio: bool = False
+    #: For a comparison of two populations, ``against(value, base)``: the other's value given the base's
+    #: (both None where a file leaves the table out), what the two share written in (an offer's reference
+    #: price: the base's price).
+    against: Callable[[Any, Any], Any] | None = None
 
 
 @attrs.frozen
@@ -158,6 +165,17 @@ class Play(Protocol):
 
     def member(self, index: int) -> Member:
         """The member of that index."""
+        ...
+
+    def rewarded(self, member: Member) -> None:
+        """The member got a reward (a grant claimed, a crate opened, an offer bought): it comes back more,
+        by its segment's ``reward_return`` (:mod:`livecore.simulation.behaviour`)."""
+        ...
+
+    def set_back(self, member: Member) -> None:
+        """The member met a setback the season does not see itself (an offer it could not afford; a
+        refusal of its session's actions is one already): it comes back less, by its segment's
+        ``setback_return``."""
         ...
 
     def member_of(self, player_id: str) -> Member | None:

@@ -67,6 +67,7 @@ from livecore.area import Area
 from livecore.errors import FileProblems
 from livecore.games import GameSettings
 from livecore.section import read_toml
+from livecore.simulation import behaviour
 from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value, written
 from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
 
@@ -106,8 +107,9 @@ def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
 
 
 def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
-    """The segment fields the areas add, by name."""
-    return {rate.name: rate for part in _parts(areas) for rate in part.rates}
+    """The segment fields the season's behaviour model and the areas add, by name."""
+    added = [rate for part in _parts(areas) for rate in part.rates]
+    return {rate.name: rate for rate in (*behaviour.RATES, *added)}
 
 
 def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
@@ -171,6 +173,20 @@ class Population:
         for name, found in _population_tables(areas).items():
             if found.pin is not None:
                 tables[name] = found.pin(self.tables.get(name), base, other, parts)
+        return attrs.evolve(self, tables=tables)
+
+    def against(self, base: Population, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
+        """This population, compared with ``base``, with what the two share written into the areas'
+        tables that say so (:attr:`PopulationTable.against`: an offer's reference price, the base's
+        price), so a price changed in this file is measured against the base's."""
+        tables = dict(self.tables)
+        for name, found in _population_tables(areas).items():
+            if found.against is not None:
+                value = found.against(self.tables.get(name), base.tables.get(name))
+                if value is None:
+                    tables.pop(name, None)
+                else:
+                    tables[name] = value
         return attrs.evolve(self, tables=tables)
 
     def sent(self, table: StudioRates, settings: GameSettings) -> dict[str, float]:
@@ -249,11 +265,13 @@ def _amounts(
     return out if len(out) == len(found) else None
 
 
-def _studio(raw: Any, problems: Problems, tables: Mapping[str, StudioRates]) -> Studio | None:
+def _studio(
+    raw: Any, problems: Problems, tables: Mapping[str, StudioRates], studio_tables: set[str]
+) -> Studio | None:
     found = table(raw, "studio", problems)
     if found is None:
         return None
-    unknown(found, set(tables), "studio", problems)
+    unknown(found, {*tables, *studio_tables}, "studio", problems)
     rates: dict[str, dict[str, float]] = {}
     ok = True
     for name, added in tables.items():
@@ -278,7 +296,7 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
         raise PopulationError({"population": str(exc)}) from None
     problems: Problems = {}
     added = _population_tables(areas)
-    unknown(data, {"segments", "studio", *added}, "", problems)
+    unknown(data, {"segments", "studio", *(n for n, t in added.items() if not t.studio)}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
     rates = _rates(areas)
@@ -295,14 +313,17 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
             if abs(total - 1.0) > 1e-6:
                 problems["segments"] = f"the shares must sum to 1 (they sum to {total:g})"
     tables: dict[str, Any] = {}
+    studio_section = data.get("studio")
     for name, added_table in added.items():
-        if name in data:
-            parsed = added_table.parse(data[name], problems)
+        holder = studio_section if added_table.studio else data
+        if isinstance(holder, dict) and name in holder:
+            parsed = added_table.parse(holder[name], problems)
             if parsed is not None:
                 tables[name] = parsed
     studio = Studio()
     if "studio" in data:
-        studio = _studio(data["studio"], problems, _tables(areas)) or studio
+        in_studio = {name for name, t in added.items() if t.studio}
+        studio = _studio(data["studio"], problems, _tables(areas), in_studio) or studio
     if problems:
         raise PopulationError(problems)
     return Population(
@@ -336,17 +357,20 @@ def write_population(
         lines.append(f"score = {{ mean = {written(skill.mean)}, sd = {written(skill.sd)} }}")
         for name, found in segment.rates.items():
             lines.append(f"{name} = {written(found, name in rates and rates[name].whole)}")
-    for name, fitted in population.tables.items():
-        write = added[name].write
-        assert write is not None
-        lines += ["", *write(fitted)]
-    if population.studio.rates:
-        tables = _tables(areas)
-        lines += ["", "[studio]"]
-        for name, sent in population.studio.rates.items():
-            whole = name in tables and tables[name].whole
-            pairs = ", ".join(f"{key} = {written(amount, whole)}" for key, amount in sent.items())
-            lines.append(f"{name} = {{ {pairs} }}")
+    # The studio's own tables (``[studio.offers.<key>]``) follow ``[studio]``'s plain fields.
+    for studio in (False, True):
+        for name, fitted in population.tables.items():
+            write = added[name].write
+            assert write is not None
+            if added[name].studio is studio:
+                lines += ["", *write(fitted)]
+        if not studio and population.studio.rates:
+            tables = _tables(areas)
+            lines += ["", "[studio]"]
+            for name, sent in population.studio.rates.items():
+                whole = name in tables and tables[name].whole
+                pairs = ", ".join(f"{key} = {written(amount, whole)}" for key, amount in sent.items())
+                lines.append(f"{name} = {{ {pairs} }}")
     return "\n".join(lines).lstrip("\n") + "\n"
 
 

@@ -43,7 +43,8 @@ from typing import Any, TypeVar
 from livecore.events import DEBOUNCE
 from livecore.exceptions import LivecoreAPIError
 from livecore.schedule import run_job
-from livecore.simulation.part import Driver, PopulationTable, SeasonPart, StudioRates
+from livecore.simulation import behaviour
+from livecore.simulation.part import Driver, Member, PopulationTable, SeasonPart, StudioRates
 from livecore.simulation.player import SimPlayer, Simulation
 from livecore.simulation.population import Population, Segment, check_population
 from livecore.simulation.world import LATEST
@@ -73,9 +74,10 @@ _DAY = 86_400
 
 
 class _Member:
-    """One simulated player: what the areas' drivers see of it, and the last day it played."""
+    """One simulated player: what the areas' drivers see of it, the last day it played, and how it comes
+    back (:mod:`~livecore.simulation.behaviour`: its ``returning`` level, and whether it has left)."""
 
-    __slots__ = ("handle", "index", "last_day", "segment", "skill")
+    __slots__ = ("handle", "index", "last_day", "left", "returning", "segment", "sessions", "skill")
 
     def __init__(self, index: int, handle: SimPlayer, segment: Segment, skill: float) -> None:
         self.index = index
@@ -83,12 +85,16 @@ class _Member:
         self.segment = segment
         self.skill = skill
         self.last_day = -1
+        self.sessions = 0
+        self.returning = 1.0
+        self.left = False
 
 
 class Season:
     """``players`` players of ``population`` playing ``sim``'s game for ``days`` days from its clock's
     time, every draw from ``seed``. :meth:`play` plays it; ``refusals`` then counts the actions the
-    service refused, by ``<action>:<code>``, and ``segment_of`` names each player's segment.
+    service refused, by ``<action>:<code>``, ``segment_of`` names each player's segment,
+    ``players_by_day`` counts the members who played each day and :attr:`left` those who left the game.
 
     ``forget_webhooks``: the season reads each webhook as it comes; with this, the store then drops them
     (:meth:`~livecore.memory.MemoryStore.forget_outbox`, once it holds ``forget_after``), so a long season
@@ -130,11 +136,14 @@ class Season:
         self.settings = sim.game.settings
         self.refusals: dict[str, int] = {}
         self.segment_of: dict[str, str] = {}
+        #: How many members played each day played (a session or more).
+        self.players_by_day: list[int] = []
         self._rng = random.Random(f"{seed}:behaviour")
         self._members: list[_Member] = []
         self._by_player_id: dict[str, _Member] = {}
         self._queue: list[tuple[int, int, Callable[..., None], tuple[Any, ...]]] = []
         self._seq = 0
+        self._playing: _Member | None = None  # the member whose session is being played
         self._now = 0  # seconds since the season's start
         self._played = 0  # days played
         # Webhooks read so far: none, so the windows the simulation opened as it started count too.
@@ -207,6 +216,7 @@ class Season:
         self._make_players(on_players)
 
     def _play_day(self, day: int) -> None:
+        self.players_by_day.append(0)
         self._plan_day(day)
         if self._steps["hour"]:
             for hour in range(1, 25):
@@ -309,7 +319,24 @@ class Season:
         except LivecoreAPIError as refused:
             name = f"{action}:{refused.code}"
             self.refusals[name] = self.refusals.get(name, 0) + 1
+            if self._playing is not None:
+                self.set_back(self._playing)
             return None
+
+    def rewarded(self, member: Member) -> None:
+        """The member got a reward: it comes back more (its segment's ``reward_return``)."""
+        found = self._members[member.index]
+        found.returning = behaviour.rewarded(found.returning, found.segment.rate(behaviour.REWARD_RETURN))
+
+    def set_back(self, member: Member) -> None:
+        """The member met a setback: it comes back less (its segment's ``setback_return``)."""
+        found = self._members[member.index]
+        found.returning = behaviour.set_back(found.returning, found.segment.rate(behaviour.SETBACK_RETURN))
+
+    @property
+    def left(self) -> int:
+        """How many members have left the game (:mod:`~livecore.simulation.behaviour`)."""
+        return sum(member.left for member in self._members)
 
     # --- the population ------------------------------------------------------------------------------
 
@@ -337,7 +364,13 @@ class Season:
         rng = random.Random(f"{self.seed}:day:{day}")
         base = day * _DAY
         for member in self._members:
-            rate = member.segment.sessions_per_day
+            if member.left:
+                continue
+            member.returning = behaviour.next_day(member.returning)
+            if member.returning < member.segment.rate(behaviour.CHURN_BELOW):
+                member.left = True
+                continue
+            rate = member.segment.sessions_per_day * member.returning
             if rate <= 0:
                 continue
             # Sessions at random times, as a player's come: each the next after a wait drawn at the
@@ -370,7 +403,15 @@ class Season:
     # --- a session -----------------------------------------------------------------------------------
 
     def _session(self, member: _Member, day: int) -> None:
+        self._playing = member
+        try:
+            self._steps_of(member, day)
+        finally:
+            self._playing = None
+
+    def _steps_of(self, member: _Member, day: int) -> None:
         steps = self._steps
+        member.sessions += 1
         for driver in steps["launch"]:
             driver.launch(member)
         if member.last_day < 0:
@@ -378,6 +419,7 @@ class Season:
                 driver.first_session(member)
         if member.last_day < day:
             member.last_day = day
+            self.players_by_day[day] += 1
             for driver in steps["studio_day"]:
                 driver.studio_day(member)
         for driver in steps["answer"]:

@@ -166,7 +166,7 @@ def gather(at: Gathering) -> dict[str, Any]:
     ledger = _ledger(at)
     ledger.to_end(at)
     minted, sunk, holdings = ledger.minted, ledger.sunk, ledger.holdings
-    spending = set(spent(at.season.population.table(SPENT), settings))  # looked up once per resource
+    spending = set(spent(at.season.population.table(SPENT)))  # looked up once per resource
     out: dict[str, Any] = {}
     for key in settings.resources:
         total_minted: dict[str, int] = {}

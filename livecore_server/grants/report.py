@@ -5,10 +5,12 @@ grants add their counts to the section (the crates' pending crates), before ``pe
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from livecore.games import GameSettings
 from livecore.grants.memory import GrantTables
+from livecore.grants.offers import OFFERS, Offer
 from livecore.grants.rules import Grant, GrantStatus
 from livecore_server.simulate.section import (
     Column,
@@ -59,6 +61,23 @@ def gather(at: Gathering) -> dict[str, Any]:
         "pending_at_end": sum(pending.values()),
         "pending_by_source": dict(sorted(pending.items())),
         "expired_by_source": dict(sorted(expired.items())),
+        "offers": offers(at, grants),
+    }
+
+
+def offers(at: Gathering, grants: dict[str, Grant]) -> dict[str, dict[str, Any]]:
+    """Each of the population's offers (livecore/grants/offers.py): its price, how many were bought (the
+    grants made for it) and the currency they sank (a grant is made once its price is paid)."""
+    declared: dict[str, Offer] = at.season.population.table(OFFERS) or {}
+    bought = Counter(g.source_ref_id for g in grants.values() if g.source_ref_id is not None)
+    return {
+        key: {
+            "currency": offer.currency,
+            "price": offer.price,
+            "purchases": bought[offer.reason],
+            "sunk": bought[offer.reason] * offer.price,
+        }
+        for key, offer in declared.items()
     }
 
 
@@ -70,7 +89,16 @@ def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> l
 
 
 def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
-    return [row("grants", "", "pending at the end", base["pending_at_end"], other["pending_at_end"])]
+    rows = [row("grants", "", "pending at the end", base["pending_at_end"], other["pending_at_end"])]
+    a, b = base.get("offers", {}), other.get("offers", {})
+    for key in [*a, *(k for k in b if k not in a)]:
+        for metric in ("purchases", "sunk"):
+            rows.append(row("offers", key, metric, _of(a.get(key), metric), _of(b.get(key), metric)))
+    return rows
+
+
+def _of(offer: dict[str, Any] | None, metric: str) -> Any:
+    return None if offer is None else offer[metric]
 
 
 def by_segment(at: Gathering) -> Figures:
@@ -85,9 +113,10 @@ def by_segment(at: Gathering) -> Figures:
 
 def tables(section: dict[str, Any]) -> dict[str, Table]:
     """The section's counts (``grants``: those issued, pending at the end, and the counts the parts
-    within it add), and the grants pending at the end by source kind (``grants.pending``)."""
+    within it add), the grants pending at the end by source kind (``grants.pending``) and, when the
+    population has offers, each offer's sales (``grants.offers``)."""
     counts = {k: v for k, v in section.items() if isinstance(v, int)}
-    return {
+    found = {
         "grants": table(
             [_HEADINGS.get(k, k.replace("_", " ").capitalize()) for k in counts], [list(counts.values())]
         ),
@@ -96,6 +125,12 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
             section["pending_by_source"].items(),
         ),
     }
+    if section.get("offers"):
+        found["grants.offers"] = table(
+            ["Offer", "Currency", "Price", "Purchases", "Sunk"],
+            [[k, o["currency"], o["price"], o["purchases"], o["sunk"]] for k, o in section["offers"].items()],
+        )
+    return found
 
 
 _HEADINGS = {"issued": "Grants issued", "pending_at_end": "Pending at the end"}

@@ -1,5 +1,5 @@
-"""The players area's server side: its tables, SQL ports and the registration's handler (its other routes'
-handlers are the core's, :mod:`livecore.players.handlers`)."""
+"""The players area's server side: its tables, SQL ports, the registration's handler (its other routes'
+handlers are the core's, :mod:`livecore.players.handlers`) and its part of a season's report."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from livecore.players.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.players import schema, sdk
 from livecore_server.players.read_ahead import READ_AHEAD
+from livecore_server.players.report import REPORT
 
 SERVER_AREA = ServerArea(
     AREA,
@@ -15,4 +16,5 @@ SERVER_AREA = ServerArea(
     migrations=schema.MIGRATIONS,
     sql_ports=schema.SQL_PORTS,
     read_ahead=READ_AHEAD,
+    report=REPORT,
 )

@@ -32,8 +32,9 @@ from matplotlib.ticker import MaxNLocator
 # matplotlib logs at INFO when it builds its font cache; the CLI logs INFO.
 logging.getLogger("matplotlib").setLevel(logging.WARNING)
 
-#: The palette, colour-blind safe (Okabe and Ito), then greys.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
+#: The palette, colour-blind safe (Okabe and Ito); its black is a near-black, as a chart's SVG leaves out a
+#: fill of black, the default, and a page's legend then names no colour for it.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#1A1A1A")
 #: What sinks a resource is drawn hatched, in colours of its own.
 SINKS = ("#7f7f7f", "#a1262b", "#3f3f3f", "#c49c94", "#8c564b", "#bcbd22")
 #: The other configuration of a comparison is drawn dashed, in the same colours.

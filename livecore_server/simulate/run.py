@@ -322,8 +322,9 @@ def simulate(
     """The report of one manifest played by one population (each by name), or the comparison of two
     configurations (the first the base): two manifests, two populations, or both, the one given once
     serving both runs. Each run plays the same seed and start, and places a skill on the base manifest's
-    score ranges where its population sets none (:meth:`Population.pinned`). Every season is checked
-    before any is played; ``on_start()`` then, before the first player is made. ``areas``: a studio's
+    score ranges where its population sets none (:meth:`Population.pinned`), and prices the second
+    population's offers against the first's (:meth:`Population.against`). Every season is checked before
+    any is played; ``on_start()`` then, before the first player is made. ``areas``: a studio's
     areas (their server sides) played and reported after the built-in ones.
 
     ``seeds``: how many seeds to play, ``seed`` the first, each played as above and reported together
@@ -341,6 +342,8 @@ def simulate(
         base, other = (_settings(m, game) for _, m in _each(manifests, 2))
         played_areas = core_areas.registered(a.area for a in areas)
         populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
+        (base_name, first), (name, second) = populations
+        populations = [(base_name, first), (name, second.against(first, played_areas))]
     shared = _Seeds(tuple(populations), players, days, start, game)
     checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:

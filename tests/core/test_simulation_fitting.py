@@ -325,6 +325,9 @@ crates = 0.4
 guilds = 0.2
 friends = 8
 
+[economy]
+spend = ["coins"]
+
 [studio]
 login_credit = { coins = 20 }
 crates = { chest = 0.5 }

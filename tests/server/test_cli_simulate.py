@@ -22,6 +22,7 @@ from tests.season_support import POPULATION, SEASON
 SECTIONS = [
     "run",
     "segments",
+    "players",
     "economy",
     "events",
     "leaderboards",
@@ -66,7 +67,9 @@ def test_the_report_answers_each_section(season_dir: Path) -> None:
     coins = report["economy"]["coins"]
     assert [d["day"] for d in coins["days"]] == [1, 2, 3]
     assert {"event_completion", "crate"} <= set(coins["minted"])
-    assert {"entry_cost", "spend"} <= set(coins["sunk"])
+    # The default population spends only on what the game prices (its entry costs): it does not say
+    # which currencies its players spend.
+    assert set(coins["sunk"]) == {"entry_cost"}
     assert set(coins["days"][0]["holdings"]) == {"p10", "p50", "p90", "p99", "max", "mean"}
     sprint = report["events"]["sprint"]
     assert len(sprint["windows"]) == 3 and sprint["windows"][0]["entrants"] > 0
@@ -94,6 +97,7 @@ def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
 #: The CSV files of the season's report: one per table of its page.
 TABLES = {
     "segments",
+    "players",
     "economy.net",
     "economy.summary",
     *(f"economy.{k}{what}" for k in ("coins", "gems", "potion") for what in ("", ".daily")),
@@ -146,7 +150,8 @@ def test_each_table_is_a_csv_file_saying_what_the_json_says(season_dir: Path) ->
     assert net[0] == ["Day", "coins net", "gems net", "potion net"]
     assert [int(line[1]) for line in net[1:]] == [d["net"] for d in coins["days"]]
     sources = {line[0]: line[1:] for line in rows_of(out / "economy.coins.csv")[1:]}
-    assert sources["spend"] == ["", str(coins["sunk"]["spend"])]  # no value: an empty cell, not a dash
+    # no value: an empty cell, not a dash
+    assert sources["entry_cost"] == ["", str(coins["sunk"]["entry_cost"])]
 
     segments = rows_of(out / "segments.csv")
     names = [s["name"] for s in report["run"]["segments"]]

@@ -45,6 +45,9 @@ lobbies = 0
 teams = 0
 spend = 0
 
+[economy]
+spend = ["coins"]
+
 [studio]
 login_credit = { coins = 20 }
 """
@@ -68,11 +71,11 @@ def one_day() -> dict[str, Any]:
 
 
 def test_the_segments_section_stands_after_the_run(report: dict[str, Any]) -> None:
-    assert list(report)[:3] == ["run", "segments", "economy"]
+    assert list(report)[:4] == ["run", "segments", "players", "economy"]
     segments = report["segments"]
     assert segments["players"] == {"keen": 60, "quiet": 60}
     assert sum(segments["players"].values()) == report["run"]["players"]
-    assert list(segments["figures"]) == ["economy", "events", "teams", "guilds", "gifts", "grants"]
+    assert list(segments["figures"]) == ["players", "economy", "events", "teams", "guilds", "gifts", "grants"]
     for figures in segments["figures"].values():
         for values in figures.values():
             assert list(values) == ["keen", "quiet"]  # every segment, in the population's order

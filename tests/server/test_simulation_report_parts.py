@@ -157,4 +157,5 @@ def test_a_part_within_another_adds_its_fields_to_that_section_before_the_field_
         "quest_grants",
         "pending_by_source",
         "expired_by_source",
+        "offers",
     ]
