@@ -68,7 +68,7 @@ from livecore.errors import FileProblems
 from livecore.games import GameSettings
 from livecore.section import read_toml
 from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value, written
-from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
+from livecore.simulation.part import PopulationTable, Rate, SeasonPart, SegmentTable, StudioRates
 
 
 class PopulationError(FileProblems):
@@ -88,17 +88,24 @@ class Skill:
 @attrs.frozen
 class Segment:
     """``[segments.<name>]``: one kind of player (the module's docstring lists each field); ``rates``
-    holds the fields the areas add (:class:`~livecore.simulation.part.Rate`) that the segment sets."""
+    holds the fields the areas add (:class:`~livecore.simulation.part.Rate`) that the segment sets, and
+    ``tables`` those that are tables by key (:class:`~livecore.simulation.part.SegmentTable`), each by
+    name."""
 
     name: str
     share: float
     sessions_per_day: float = 1.0
     score: Skill = Skill()
     rates: Mapping[str, float] = attrs.field(factory=dict)
+    tables: Mapping[str, Any] = attrs.field(factory=dict)
 
     def rate(self, rate: Rate) -> float:
         """The segment's chance for a field an area adds: as set, else the field's default."""
         return self.rates.get(rate.name, rate.default)
+
+    def table(self, table: SegmentTable) -> Any:
+        """The segment's value of a table field an area adds, None where it leaves it out."""
+        return self.tables.get(table.name)
 
 
 def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
@@ -108,6 +115,11 @@ def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
 def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
     """The segment fields the areas add, by name."""
     return {rate.name: rate for part in _parts(areas) for rate in part.rates}
+
+
+def _segment_tables(areas: Sequence[Area]) -> dict[str, SegmentTable]:
+    """The segment fields the areas add that are tables by key, by name."""
+    return {t.name: t for part in _parts(areas) for t in part.segment_tables}
 
 
 def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
@@ -194,13 +206,21 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
 _SEGMENT_KNOWN = {*_SEGMENT_FIELDS, "score"}
 
 
-def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[str, Rate]) -> Segment | None:
+def _segment(
+    name: str,
+    raw: Any,
+    path: str,
+    problems: Problems,
+    rates: Mapping[str, Rate],
+    tables: Mapping[str, SegmentTable],
+) -> Segment | None:
     found = table(raw, path, problems)
     if found is None or not key(name, path, problems):
         return None
-    unknown(found, {*_SEGMENT_KNOWN, *rates}, path, problems)
+    unknown(found, {*_SEGMENT_KNOWN, *rates, *tables}, path, problems)
     fields: dict[str, Any] = {}
     added: dict[str, float] = {}
+    tabled: dict[str, Any] = {}
     ok = True
     if "share" not in found:
         problems[f"{path}.share"] = "is required"
@@ -219,6 +239,13 @@ def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[
                 added[field] = found[field] if rate.whole else float(found[field])
             else:
                 ok = False
+    for field, added_table in tables.items():
+        if field in found and field not in _SEGMENT_KNOWN:
+            parsed = added_table.parse(found[field], f"{path}.{field}", problems)
+            if parsed is None:
+                ok = False
+            else:
+                tabled[field] = parsed
     if "score" in found:
         score = table(found["score"], f"{path}.score", problems)
         if score is None:
@@ -233,7 +260,7 @@ def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[
                     else:
                         ok = False
             fields["score"] = Skill(**parts)
-    return Segment(name=name, **fields, rates=added) if ok else None
+    return Segment(name=name, **fields, rates=added, tables=tabled) if ok else None
 
 
 def _amounts(
@@ -281,13 +308,13 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
     unknown(data, {"segments", "studio", *added}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
-    rates = _rates(areas)
+    rates, segment_tables = _rates(areas), _segment_tables(areas)
     if "segments" in data:
         found = table(data["segments"], "segments", problems)
         if found is not None and not found:
             problems["segments"] = "must declare at least one segment"
         for name, raw in (found or {}).items():
-            segment = _segment(name, raw, f"segments.{name}", problems, rates)
+            segment = _segment(name, raw, f"segments.{name}", problems, rates, segment_tables)
             if segment is not None:
                 segments.append(segment)
         if found and len(segments) == len(found):
@@ -323,8 +350,9 @@ def write_population(
     ``[economy]``), each by its table's ``write``, and its ``[studio]`` tables. A table no area played can
     write is refused (``ValueError``). ``areas``: the areas played, whose fields tell an integer from a
     number."""
-    added = _population_tables(areas)
+    added, segment_tables = _population_tables(areas), _segment_tables(areas)
     unwritten = sorted(n for n in population.tables if n not in added or added[n].write is None)
+    unwritten += sorted({n for s in population.segments for n in s.tables if n not in segment_tables})
     if unwritten:
         raise ValueError(f"these tables cannot be written: {', '.join(unwritten)}")
     rates = _rates(areas)
@@ -336,6 +364,8 @@ def write_population(
         lines.append(f"score = {{ mean = {written(skill.mean)}, sd = {written(skill.sd)} }}")
         for name, found in segment.rates.items():
             lines.append(f"{name} = {written(found, name in rates and rates[name].whole)}")
+        for name, tabled in segment.tables.items():
+            lines.append(f"{name} = {segment_tables[name].write(tabled)}")
     for name, fitted in population.tables.items():
         write = added[name].write
         assert write is not None
@@ -361,6 +391,11 @@ def check_population(
     for name, added in _population_tables(areas).items():
         if name in population.tables:
             added.check(population.tables[name], settings, problems)
+    segment_tables = _segment_tables(areas)
+    for segment in population.segments:
+        for name, tabled in segment.tables.items():
+            if name in segment_tables:
+                segment_tables[name].check(tabled, settings, f"segments.{segment.name}.{name}", problems)
     tables = _tables(areas)
     for name, rates in population.studio.rates.items():
         declared = set(tables[name].keys(settings)) if name in tables else set()
