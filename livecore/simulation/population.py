@@ -15,6 +15,12 @@ Shape (every field optional; unknown fields are refused at every depth)::
       teams = 0.5                     chance a session plays each open team event (teaming up first)
       friends = 5                     friends a player looks for on its first day (0 to 500)
       gifts = 0.3                     chance a session sends a gift to a friend
+      gift = { coins = 5 }            what a gift is of: each resource (giftable in the game) and its
+                                      amount a gift (1 to its max_per_gift; a fraction plays the whole
+                                      amounts either side of it at that mean); with several, each as
+                                      { amount = 5, share = 0.75 }: a gift is of a resource by its share
+                                      (above 0 to 1, default 1) over the segment's shares' sum. Default:
+                                      none, a gift is of any giftable resource, 1 to its max_per_gift
       guilds = 0.3                    chance a session outside a guild joins or founds one; inside one,
                                       the chance it asks its guild for help, and donates to a request
       crates = 0.8                    chance a session opens the crates the player holds
@@ -43,16 +49,19 @@ A segment's ``share``, ``sessions_per_day`` and ``score`` are the population's o
 areas'. The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live
 events' (``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``,
 ``spend_share``, ``[economy]`` and ``[studio] login_credit`` the economy's, ``claims`` the grants'; the
-``lobbies``, ``teams``, ``friends``, ``gifts``, ``guilds`` and ``crates`` fields and ``[studio] crates`` are
-those areas'. Each area adds them with its part of a season (its :attr:`~livecore.area.Area.season`,
-:mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
+``lobbies``, ``teams``, ``friends``, ``gifts``, ``gift``, ``guilds`` and ``crates`` fields and ``[studio]
+crates`` are those areas'. Each area adds them with its part of a season (its
+:attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`): a number
+(:class:`~livecore.simulation.part.Rate`), or a table by key
+(:class:`~livecore.simulation.part.SegmentTable`, ``gift``: the area parses it, writes it back and checks
+it against the game), as a studio's area may add its own; this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
 :func:`write_population` writes a population as text this module reads back (a fitted one:
 :mod:`livecore.simulation.fitting`).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
-area's ``[studio]`` tables (crates, currencies credited) and the currencies it names must be declared
-there.
+area's ``[studio]`` tables (crates, currencies credited), the currencies it names and the keys of a
+segment's tables (the resources it gifts, giftable) must be declared there.
 """
 
 from __future__ import annotations
@@ -383,10 +392,10 @@ def write_population(
 def check_population(
     population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
 ) -> None:
-    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the
-    areas' tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table
-    gives (a crate, a currency credited); and a score range whose best is not the better end by its
-    event's or board's order. ``areas``: the areas played."""
+    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the areas'
+    tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table gives (a
+    crate, a currency credited), what a segment's table field names (a resource it gifts); and a score range
+    whose best is not the better end by its event's or board's order. ``areas``: the areas played."""
     problems: Problems = {}
     for name, added in _population_tables(areas).items():
         if name in population.tables:
