@@ -81,18 +81,26 @@ def _gifted(name: str, given: Any, path: str, problems: Problems) -> Gifted | No
     if not key(name, path, problems):
         return None
     if not isinstance(given, dict):
-        return Gifted(float(given)) if value(given, "number", _AMOUNT, path, problems) else None
+        return Gifted(float(given)) if _amount(given, path, problems) else None
     unknown(given, {"amount", "share"}, path, problems)
     if "amount" not in given:
         problems[f"{path}.amount"] = "is required"
         return None
     share = given.get("share", 1.0)
-    amount_ok = value(given["amount"], "number", _AMOUNT, f"{path}.amount", problems)
+    amount_ok = _amount(given["amount"], f"{path}.amount", problems)
     share_ok = value(share, "number", CHANCE, f"{path}.share", problems)
     if share_ok and share == 0:
         problems[f"{path}.share"] = "must be above 0 (leave the resource out to gift none of it)"
         share_ok = False
     return Gifted(float(given["amount"]), float(share)) if amount_ok and share_ok else None
+
+
+def _amount(found: Any, path: str, problems: Problems) -> bool:
+    """Whether ``found`` is an amount a gift: a number from 1 to the most one change moves."""
+    if value(found, "number", _AMOUNT, path, problems):
+        return True
+    problems[path] = f"must be a number from 1 to {MAX_AMOUNT:,}"
+    return False
 
 
 def _check_gift(found: Mapping[str, Gifted], settings: GameSettings, path: str, problems: Problems) -> None:

@@ -94,8 +94,11 @@ def test_what_a_segment_gifts_is_written_back_as_it_reads() -> None:
     [
         ("gift = 5", {"segments.all.gift": "must be a table"}),
         ("gift = {}", {"segments.all.gift": "must name a giftable resource (`gifts = 0` sends none)"}),
-        ("gift = { coins = 0 }", {"segments.all.gift.coins": "must be a number from 1 to 1e+12"}),
-        ("gift = { coins = true }", {"segments.all.gift.coins": "must be a number from 1 to 1e+12"}),
+        ("gift = { coins = 0 }", {"segments.all.gift.coins": "must be a number from 1 to 1,000,000,000,000"}),
+        (
+            "gift = { coins = true }",
+            {"segments.all.gift.coins": "must be a number from 1 to 1,000,000,000,000"},
+        ),
         ("gift = { coins = { share = 1 } }", {"segments.all.gift.coins.amount": "is required"}),
         (
             "gift = { coins = { amount = 5, share = 0 } }",
