@@ -55,7 +55,7 @@ class Gifted:
         return whole + 1 if self.amount > whole and rng.random() < self.amount - whole else whole
 
 
-def giftable(settings: GameSettings) -> list[Resource]:
+def _giftable(settings: GameSettings) -> list[Resource]:
     """The game's giftable resources, in its order."""
     return [r for r in settings.resources.values() if r.of(GIFT_RESOURCE).giftable]
 
@@ -105,7 +105,7 @@ def _amount(found: Any, path: str, problems: Problems) -> bool:
 
 def _check_gift(found: Mapping[str, Gifted], settings: GameSettings, path: str, problems: Problems) -> None:
     """Each resource named must be giftable in the game, its amount at most its ``max_per_gift``."""
-    declared = {r.key: r.of(GIFT_RESOURCE) for r in giftable(settings)}
+    declared = {r.key: r.of(GIFT_RESOURCE) for r in _giftable(settings)}
     for name, gifted in found.items():
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
@@ -142,7 +142,7 @@ class _Gifts(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.friends = play.driver(FriendsDriver)
-        self.giftable = giftable(play.settings)
+        self.giftable = _giftable(play.settings)
         self.received: dict[int, list[str]] = {}  # member index -> gift ids sent to it, not yet claimed
 
     def claim(self, member: Member) -> None:
@@ -235,7 +235,7 @@ def _tables(tallies: Tallies, period: FitPeriod) -> dict[str, dict[str, Gifted]]
     """``gift``: each resource the segment's players gifted that the game still has giftable, its amount
     a gift (their mean, within 1 and its ``max_per_gift``) and its share of those gifts; left out where
     they gifted none."""
-    declared = {r.key: r.of(GIFT_RESOURCE) for r in giftable(period.settings)}
+    declared = {r.key: r.of(GIFT_RESOURCE) for r in _giftable(period.settings)}
     counts = {k: n for k in declared if (n := tallies.sum(f"gifts:{k}")) > 0}
     total = sum(counts.values())
     found: dict[str, Gifted] = {}
