@@ -23,6 +23,7 @@ from typing import Any
 from livecore import areas
 from livecore.economy.rules import DebitTally
 from livecore.friends.rules import FirstFriend
+from livecore.gifts.rules import SentGifts
 from livecore.grants.rules import GrantWaits
 from livecore.guilds.rules import HelpTallies, StintTallies
 from livecore.live_events.attempts import AttemptTally
@@ -59,7 +60,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         attempts[player, "time-trial"] = AttemptTally(
             sessions, plays, sessions, 500.0 * sessions, 250_100.0 * sessions, 600.0 * plays
         )
-        gifts[player] = int(sessions * 0.3)
+        gifts[player] = {"coins": SentGifts(int(sessions * 0.3), 5 * int(sessions * 0.3))}
         debits[player] = DebitTally(int(sessions * 0.2), int(sessions * 0.4), sessions * 0.1)
         rewards[player] = GrantWaits(sessions, sessions, 0, sessions * 0.5)
         crates[player] = GrantWaits(3, 3, 0, 2.0)
@@ -72,7 +73,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
     return _Reads(
         players=_Reads(active_in=lambda *_: active),
         attempts=_Reads(tallies=lambda *_: attempts),
-        gifts=_Reads(sent_counts=lambda *_: gifts),
+        gifts=_Reads(sent=lambda *_: gifts),
         ledger=_Reads(
             debits=lambda *_: debits,
             moved=lambda *_: {("server_credit", "coins"): 20 * players, ("client_debit", "coins"): -players},

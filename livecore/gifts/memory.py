@@ -7,7 +7,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.gifts.rules import Gift, GiftListing, SenderStats, is_claimable
+from livecore.gifts.rules import Gift, GiftListing, SenderStats, SentGifts, is_claimable
 from livecore.gifts.store import GiftStore
 from livecore.grants.memory import GrantTables
 from livecore.memory.journal import AreaPort
@@ -69,12 +69,14 @@ class MemoryGifts(AreaPort[GiftTables]):
     def cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
         return {r: t for t, r, _ in self._sent_after(sender_id, since)}
 
-    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
-        counts: dict[str, int] = {}
+    def sent(self, game_id: str, since: datetime, until: datetime) -> dict[str, dict[str, SentGifts]]:
+        found: dict[str, dict[str, SentGifts]] = {}
         for gift in self._t.gifts.values():
             if gift.game_id == game_id and since <= gift.sent_at < until:
-                counts[gift.sender_id] = counts.get(gift.sender_id, 0) + 1
-        return counts
+                of = found.setdefault(gift.sender_id, {})
+                before = of.get(gift.resource_key, SentGifts(0, 0))
+                of[gift.resource_key] = SentGifts(before.gifts + 1, before.amount + gift.amount)
+        return found
 
     def page(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int

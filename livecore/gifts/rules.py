@@ -93,6 +93,15 @@ class SendRequest:
 
 
 @attrs.frozen
+class SentGifts:
+    """A sender's gifts of one resource over a period, as a population is fitted from them: how many, and
+    their amounts summed."""
+
+    gifts: int
+    amount: int
+
+
+@attrs.frozen
 class SenderStats:
     """The sender's recent gifts, as the cooldown and the daily limit need them."""
 

@@ -1,23 +1,139 @@
 """The gifts' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``gifts``
 chance of sending a friend a gift in a session (a friend the player knows of, from the friends' driver;
-a giftable resource, an amount up to its ``max_per_gift``), and the claim of the gifts a player
-received, as it claims its grants. A gift's grant is claimed as the gift, not as a pending grant."""
+what its segment's ``gift`` says it gifts, else any giftable resource, an amount up to its
+``max_per_gift``), and the claim of the gifts a player received, as it claims its grants. A gift's grant
+is claimed as the gift, not as a pending grant."""
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
+import attrs
+
 from livecore.friends.season import FriendsDriver
+from livecore.games import GameSettings, Resource
 from livecore.gifts.rules import GIFT_SOURCE_KIND
 from livecore.gifts.settings import GIFT_RESOURCE, GIFTING_SETTINGS
-from livecore.simulation.part import Driver, Fit, FitPeriod, Member, Play, Rate, SeasonPart, Tallies
+from livecore.limits import MAX_AMOUNT
+from livecore.simulation.fields import CHANCE, Problems, key, table, unknown, value, written
+from livecore.simulation.part import (
+    Driver,
+    Fit,
+    FitPeriod,
+    Member,
+    Play,
+    Rate,
+    SeasonPart,
+    SegmentTable,
+    Tallies,
+)
 
 #: A session's chance to send a gift to a friend.
 GIFTS = Rate("gifts", 0.3, {"engaged": 0.5, "regular": 0.3, "casual": 0.1})
 
 _DAY = 86_400.0
+_AMOUNT = (1.0, float(MAX_AMOUNT))
+
+
+@attrs.frozen
+class Gifted:
+    """What a segment gifts of one resource (``gift = { coins = 5 }``): ``amount`` a gift (a number: a
+    fractional one is played as the whole amounts either side of it, so a gift's mean is the amount) and
+    its ``share``, how often a gift is of it, relative to the segment's other resources' (a gift is of a
+    resource by its share over their sum)."""
+
+    amount: float
+    share: float = 1.0
+
+    def drawn(self, rng: random.Random) -> int:
+        """A gift's amount: the whole part, and one more by the fraction's chance (no draw when whole)."""
+        whole = math.floor(self.amount)
+        return whole + 1 if self.amount > whole and rng.random() < self.amount - whole else whole
+
+
+def _giftable(settings: GameSettings) -> list[Resource]:
+    """The game's giftable resources, in its order."""
+    return [r for r in settings.resources.values() if r.of(GIFT_RESOURCE).giftable]
+
+
+def _parse_gift(raw: Any, path: str, problems: Problems) -> dict[str, Gifted] | None:
+    found = table(raw, path, problems)
+    if found is None:
+        return None
+    if not found:
+        problems[path] = "must name a giftable resource (`gifts = 0` sends none)"
+        return None
+    before = len(problems)
+    out: dict[str, Gifted] = {}
+    for name, given in found.items():
+        gifted = _gifted(name, given, f"{path}.{name}", problems)
+        if gifted is not None:
+            out[name] = gifted
+    return out if len(problems) == before else None
+
+
+def _gifted(name: str, given: Any, path: str, problems: Problems) -> Gifted | None:
+    """A resource of ``gift``: an amount, or ``{ amount, share }``."""
+    if not key(name, path, problems):
+        return None
+    if not isinstance(given, dict):
+        return Gifted(float(given)) if _amount(given, path, problems) else None
+    unknown(given, {"amount", "share"}, path, problems)
+    if "amount" not in given:
+        problems[f"{path}.amount"] = "is required"
+        return None
+    share = given.get("share", 1.0)
+    amount_ok = _amount(given["amount"], f"{path}.amount", problems)
+    share_ok = value(share, "number", CHANCE, f"{path}.share", problems)
+    if share_ok and share == 0:
+        problems[f"{path}.share"] = "must be above 0 (leave the resource out to gift none of it)"
+        share_ok = False
+    return Gifted(float(given["amount"]), float(share)) if amount_ok and share_ok else None
+
+
+def _amount(found: Any, path: str, problems: Problems) -> bool:
+    """Whether ``found`` is an amount a gift: a number from 1 to the most one change moves."""
+    if value(found, "number", _AMOUNT, path, problems):
+        return True
+    problems[path] = f"must be a number from 1 to {MAX_AMOUNT:,}"
+    return False
+
+
+def _check_gift(found: Mapping[str, Gifted], settings: GameSettings, path: str, problems: Problems) -> None:
+    """Each resource named must be giftable in the game, its amount at most its ``max_per_gift``."""
+    declared = {r.key: r.of(GIFT_RESOURCE) for r in _giftable(settings)}
+    for name, gifted in found.items():
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            problems[f"{path}.{name}"] = (
+                f"is not a giftable resource of the game (its giftable resources: {known})"
+            )
+            continue
+        most = declared[name].max_per_gift
+        if most is not None and gifted.amount > most:
+            problems[f"{path}.{name}"] = (
+                f"gifts {gifted.amount:g} a gift, over the resource's max_per_gift ({most:,})"
+            )
+
+
+def _write_gift(found: Mapping[str, Gifted]) -> str:
+    def one(gifted: Gifted) -> str:
+        amount = written(gifted.amount, gifted.amount.is_integer())
+        if gifted.share == 1.0:
+            return amount
+        return f"{{ amount = {amount}, share = {written(gifted.share)} }}"
+
+    return "{ " + ", ".join(f"{name} = {one(gifted)}" for name, gifted in found.items()) + " }"
+
+
+#: What a segment gifts: each resource by key, its amount a gift and how often a gift is of it
+#: (:class:`Gifted`). Without it a gift is of any giftable resource, 1 to its ``max_per_gift`` (10 where
+#: it has none).
+GIFT = SegmentTable("gift", parse=_parse_gift, write=_write_gift, check=_check_gift)
 
 
 class _Gifts(Driver):
@@ -26,7 +142,7 @@ class _Gifts(Driver):
     def __init__(self, play: Play) -> None:
         self.play = play
         self.friends = play.driver(FriendsDriver)
-        self.giftable = [r for r in play.settings.resources.values() if r.of(GIFT_RESOURCE).giftable]
+        self.giftable = _giftable(play.settings)
         self.received: dict[int, list[str]] = {}  # member index -> gift ids sent to it, not yet claimed
 
     def claim(self, member: Member) -> None:
@@ -40,8 +156,13 @@ class _Gifts(Driver):
         if not (friends and self.giftable and rng.random() < member.segment.rate(GIFTS)):
             return
         friend = play.member(rng.choice(list(friends)))
-        resource = rng.choice(self.giftable)
-        amount = rng.randint(1, resource.of(GIFT_RESOURCE).max_per_gift or 10)
+        gift: Mapping[str, Gifted] | None = member.segment.table(GIFT)
+        if gift is None:
+            resource = rng.choice(self.giftable)
+            amount = rng.randint(1, resource.of(GIFT_RESOURCE).max_per_gift or 10)
+        else:
+            chosen = rng.choices(list(gift), [g.share for g in gift.values()])[0]
+            resource, amount = play.settings.resources[chosen], gift[chosen].drawn(rng)
         sent = play.act(
             "gifts.send",
             member.handle.gifts.send,
@@ -56,7 +177,8 @@ class _Gifts(Driver):
 
 def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     """Each player with a friend in the period: the gifts it sent, the days it was observed, the days its
-    sessions could gift (``giftable``) and whether a session of its opened them (``opened``).
+    sessions could gift (``giftable``) and whether a session of its opened them (``opened``); and each
+    resource it gifted, its gifts (``gifts:<key>``) and their amounts summed (``amount:<key>``).
 
     A session gifts only with a friend, so those days run from the player's first friendship (or the
     period's start) to the period's end; a player who never had one tells nothing of its chance and is
@@ -68,7 +190,8 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     so the days that could gift are less the cooldown over the player's friends for each gift. A player
     who sent gifts with no friendship left on record (ended since) is taken to have had a friend from
     the period's start."""
-    sent = tx.gifts.sent_counts(period.game_id, period.since, period.until)
+    by_resource = tx.gifts.sent(period.game_id, period.since, period.until)
+    sent = {player_id: sum(s.gifts for s in found.values()) for player_id, found in by_resource.items()}
     befriended = tx.friends.first_friends(period.game_id, period.env, period.until)
     cooldown = period.settings.of(GIFTING_SETTINGS).cooldown_seconds / _DAY
     gap = next((p.sessions.gap for p in period.parts if p.sessions is not None), timedelta())
@@ -88,6 +211,10 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     for player_id, gifts in sent.items():
         if player_id not in out:
             out[player_id] = {"sent": gifts, "giftable": days, "opened": 0.0, "observed": days}
+    for player_id, found in by_resource.items():
+        for resource_key, of in found.items():
+            out[player_id][f"gifts:{resource_key}"] = of.gifts
+            out[player_id][f"amount:{resource_key}"] = of.amount
     return out
 
 
@@ -105,6 +232,23 @@ def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
     return {GIFTS.name: tallies.sum("sent") / sessions} if sessions > 0 else {}
 
 
+def _tables(tallies: Tallies, period: FitPeriod) -> dict[str, dict[str, Gifted]]:
+    """``gift``: each resource the segment's players gifted that the game still has giftable, its amount
+    a gift (their mean, within 1 and its ``max_per_gift``) and its share of those gifts; left out where
+    they gifted none."""
+    declared = {r.key: r.of(GIFT_RESOURCE) for r in _giftable(period.settings)}
+    counts = {k: n for k in declared if (n := tallies.sum(f"gifts:{k}")) > 0}
+    total = sum(counts.values())
+    found: dict[str, Gifted] = {}
+    for resource_key, gifts in counts.items():
+        most = declared[resource_key].max_per_gift
+        amount = min(most or MAX_AMOUNT, max(1.0, tallies.sum(f"amount:{resource_key}") / gifts))
+        share = 1.0 if len(counts) == 1 else round(gifts / total, 4)
+        if share > 0:
+            found[resource_key] = Gifted(round(amount, 4), share)
+    return {GIFT.name: found} if found else {}
+
+
 def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
     """The gifts sent over the player's sessions that could gift: its sessions, by the share of its days
     observed that could gift, and the session that opened them."""
@@ -115,7 +259,8 @@ def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[
 
 SEASON = SeasonPart(
     rates=(GIFTS,),
+    segment_tables=(GIFT,),
     driver=_Gifts,
     claimed=(GIFT_SOURCE_KIND,),
-    fit=Fit(read=_read, rates=_rates, features=_features),
+    fit=Fit(read=_read, rates=_rates, features=_features, tables=_tables),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.gifts.rules import Gift, GiftListing, SenderStats
+from livecore.gifts.rules import Gift, GiftListing, SenderStats, SentGifts
 from livecore.players.rules import Player
 
 
@@ -36,8 +36,9 @@ class GiftStore(Protocol):
         pending and not expired then."""
         ...
 
-    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
-        """Sender id -> the gifts it sent in a game from ``since`` to before ``until``, in one read."""
+    def sent(self, game_id: str, since: datetime, until: datetime) -> dict[str, dict[str, SentGifts]]:
+        """Sender id -> resource key -> the gifts of it the sender sent in a game from ``since`` to before
+        ``until``, in one read."""
         ...
 
     def clear_messages(self, player_id: str) -> None: ...

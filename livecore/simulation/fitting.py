@@ -8,8 +8,8 @@ player, one read each), makes each player's features (its sessions a day, its sk
 session the parts add), standardizes them, finds ``segments`` clusters by k-means from a fixed-seed
 k-means++ start, and fits each segment: its share, its ``sessions_per_day`` (from the sessions on record,
 two of which less than 30 minutes apart are one), its ``score`` (the skill the parts' scores place) and
-the rates each part tells from its summed tallies. The segments are named ``segment-1`` to
-``segment-N``, the most sessions a day first.
+the rates (and the tables by key) each part tells from its summed tallies. The segments are named
+``segment-1`` to ``segment-N``, the most sessions a day first.
 
 It is pure: it reads a transaction and writes nothing; the same records and arguments give the same
 population (players are taken in the order of their ids, every draw from a fixed seed). Only aggregates
@@ -399,6 +399,7 @@ def _population(
         days = sum(p.days for p in group)
         sessions = per_day * days + sum(p.opened for p in group)
         rates: dict[str, float] = {}
+        tables: dict[str, Any] = {}
         for index, (part, fit) in enumerate(fits):
             sums: dict[str, float] = {}
             for player in group:
@@ -409,6 +410,8 @@ def _population(
             for name, found in fit.rates(tallies, period).items():
                 rate = declared[name]
                 rates[name] = _kept(found, rate.bounds, rate.whole)
+            if fit.tables is not None:
+                tables.update(fit.tables(tallies, period))
         fitted.append(
             Segment(
                 name=f"segment-{number}",
@@ -416,6 +419,7 @@ def _population(
                 sessions_per_day=round(per_day, 4),
                 score=_score(group),
                 rates=rates,
+                tables=tables,
             )
         )
     return Population(segments=tuple(fitted))

@@ -1,6 +1,7 @@
 """An area's part of a simulated season (docs/simulation.md#playing-a-season), declared on its
 :class:`~livecore.area.Area` (``season``) from its own package (``livecore/<area>/season.py``): the fields
-it adds to a segment of the population file (:class:`Rate`, a chance per session or a count), the tables
+it adds to a segment of the population file (:class:`Rate`, a chance per session or a count;
+:class:`SegmentTable`, a table by key), the tables
 it adds to the file (:class:`PopulationTable`: ``[events]``, ``[economy]``) and its driver, which plays a
 member's session in the area. The season (:mod:`livecore.simulation.season`) and the population
 (:mod:`livecore.simulation.population`) read the parts and name no area, so a studio's area takes part
@@ -41,6 +42,25 @@ class Rate:
 
 def _no_check(found: Any, settings: GameSettings, problems: Problems) -> None:
     pass
+
+
+def _no_segment_check(found: Any, settings: GameSettings, path: str, problems: Problems) -> None:
+    pass
+
+
+@attrs.frozen
+class SegmentTable:
+    """A segment's field an area adds that is a table by key (``gift = { coins = 5 }``), by its ``name``:
+    ``parse(raw, path, problems)`` reads it (its value, None where it has problems, each named by its
+    path from ``path``); ``check(value, settings, path, problems)`` checks it against the game played
+    (the keys it names must be declared there); ``write(value)`` gives it as a TOML inline table, which
+    ``parse`` reads back. A segment that leaves it out has none (:meth:`Segment.table` answers None), and
+    the area's driver plays as it does without it."""
+
+    name: str
+    parse: Callable[[Any, str, Problems], Any]
+    write: Callable[[Any], str]
+    check: Callable[[Any, GameSettings, str, Problems], None] = _no_segment_check
 
 
 @attrs.frozen
@@ -113,6 +133,10 @@ class Segment(Protocol):
 
     def rate(self, rate: Rate) -> float:
         """The segment's chance for ``rate``: as the file sets it, else its default."""
+        ...
+
+    def table(self, table: SegmentTable) -> Any:
+        """The segment's value of a table field an area adds, None where the file leaves it out."""
         ...
 
 
@@ -368,21 +392,23 @@ class Fit:
     """How an area's rates are fitted from what happened (docs/simulation.md#fitting-a-population),
     next to how its driver plays them.
 
-    ``read(tx, period)`` reads the area's tallies of the period through its store ports (aggregates,
-    one read each, grouped by player): player id -> tally name -> number; a player it leaves out has
-    none. ``rates(tallies, period)`` turns a segment's summed tallies (:class:`Tallies`) into the values
-    of the part's :class:`Rate` fields, by name (a rate it cannot tell is left out, so its default
-    applies). ``features(tallies, sessions)``, optional, gives what a player's tallies (and its
-    sessions played) add to the features its segment is found by, by name: each a rate as a ``(count,
-    per)`` pair (gifts sent, sessions), on the scale of a chance (a rate a session, the attempts a play
-    beyond the first), which tells one kind of player from another. The engine takes it as is (not
-    standardized, so a rate that does not differ between players does not weigh as much as one that
-    does), drawn towards the players' overall rate where ``per`` is small (a player of two sessions
-    shows little)."""
+    ``read(tx, period)`` reads the area's tallies of the period through its store ports (aggregates, one read
+    each, grouped by player): player id -> tally name -> number; a player it leaves out has none.
+    ``rates(tallies, period)`` turns a segment's summed tallies (:class:`Tallies`) into the values of the
+    part's :class:`Rate` fields, by name (a rate it cannot tell is left out, so its default applies);
+    ``tables(tallies, period)``, optional, the same for the part's :class:`SegmentTable` fields (a table it
+    cannot tell is left out, so the segment goes without). ``features(tallies, sessions)``, optional, gives
+    what a player's tallies (and its sessions played) add to the features its segment is found by, by name:
+    each a rate as a ``(count, per)`` pair (gifts sent, sessions), on the scale of a chance (a rate a session,
+    the attempts a play beyond the first), which tells one kind of player from another. The engine takes it as
+    is (not standardized, so a rate that does not differ between players does not weigh as much as one that
+    does), drawn towards the players' overall rate where ``per`` is small (a player of two sessions shows
+    little)."""
 
     read: Callable[[Any, FitPeriod], Mapping[str, Mapping[str, float]]]
     rates: Callable[[Tallies, FitPeriod], Mapping[str, float]]
     features: Callable[[Mapping[str, float], float], Mapping[str, tuple[float, float]]] | None = None
+    tables: Callable[[Tallies, FitPeriod], Mapping[str, Any]] | None = None
 
 
 @attrs.frozen
@@ -398,14 +424,14 @@ class Sessions:
 
 @attrs.frozen
 class SeasonPart:
-    """An area's part of a season: its segment fields, the kinds of live event it hosts, its
-    ``[studio]`` tables, the population's tables it adds, its driver (made once per
-    season; the drivers' steps run in the areas' order), the source kinds of the grants its driver
-    or the service claims otherwise than as a pending grant (a gift's grant is claimed as the gift), and
-    the names of the scheduled jobs its driver runs itself (:meth:`Play.run`), which the schedule then
-    leaves out (the grants' minute sweep, run hourly when a grant has come due); and how its rates are
-    fitted from what happened (:class:`Fit`), None when they are not; and, for the area that counts the
-    players' sessions, how they are on record (:class:`Sessions`)."""
+    """An area's part of a season: its segment fields (:class:`Rate`, and those that are tables by key,
+    :class:`SegmentTable`), the kinds of live event it hosts, its ``[studio]`` tables, the population's tables
+    it adds, its driver (made once per season; the drivers' steps run in the areas' order), the source kinds
+    of the grants its driver or the service claims otherwise than as a pending grant (a gift's grant is
+    claimed as the gift), and the names of the scheduled jobs its driver runs itself (:meth:`Play.run`), which
+    the schedule then leaves out (the grants' minute sweep, run hourly when a grant has come due); and how its
+    rates are fitted from what happened (:class:`Fit`), None when they are not; and, for the area that counts
+    the players' sessions, how they are on record (:class:`Sessions`)."""
 
     rates: tuple[Rate, ...] = ()
     events: tuple[EventRate, ...] = ()
@@ -416,6 +442,7 @@ class SeasonPart:
     runs: tuple[str, ...] = ()
     fit: Fit | None = None
     sessions: Sessions | None = None
+    segment_tables: tuple[SegmentTable, ...] = ()
 
 
 __all__ = [
@@ -432,6 +459,7 @@ __all__ = [
     "Rate",
     "SeasonPart",
     "Segment",
+    "SegmentTable",
     "Sessions",
     "StudioRates",
     "Tallies",

@@ -15,6 +15,12 @@ Shape (every field optional; unknown fields are refused at every depth)::
       teams = 0.5                     chance a session plays each open team event (teaming up first)
       friends = 5                     friends a player looks for on its first day (0 to 500)
       gifts = 0.3                     chance a session sends a gift to a friend
+      gift = { coins = 5 }            what a gift is of: each resource (giftable in the game) and its
+                                      amount a gift (1 to its max_per_gift; a fraction plays the whole
+                                      amounts either side of it at that mean); with several, each as
+                                      { amount = 5, share = 0.75 }: a gift is of a resource by its share
+                                      (above 0 to 1, default 1) over the segment's shares' sum. Default:
+                                      none, a gift is of any giftable resource, 1 to its max_per_gift
       guilds = 0.3                    chance a session outside a guild joins or founds one; inside one,
                                       the chance it asks its guild for help, and donates to a request
       crates = 0.8                    chance a session opens the crates the player holds
@@ -43,16 +49,19 @@ A segment's ``share``, ``sessions_per_day`` and ``score`` are the population's o
 areas'. The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live
 events' (``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``,
 ``spend_share``, ``[economy]`` and ``[studio] login_credit`` the economy's, ``claims`` the grants'; the
-``lobbies``, ``teams``, ``friends``, ``gifts``, ``guilds`` and ``crates`` fields and ``[studio] crates`` are
-those areas'. Each area adds them with its part of a season (its :attr:`~livecore.area.Area.season`,
-:mod:`livecore.simulation.part`), as a studio's area may add its own; this module names none of them.
+``lobbies``, ``teams``, ``friends``, ``gifts``, ``gift``, ``guilds`` and ``crates`` fields and ``[studio]
+crates`` are those areas'. Each area adds them with its part of a season (its
+:attr:`~livecore.area.Area.season`, :mod:`livecore.simulation.part`): a number
+(:class:`~livecore.simulation.part.Rate`), or a table by key
+(:class:`~livecore.simulation.part.SegmentTable`, ``gift``: the area parses it, writes it back and checks
+it against the game), as a studio's area may add its own; this module names none of them.
 
 Numbers are finite (a chance from 0 to 1); integers are whole (``1.0`` and ``true`` are not integers).
 :func:`write_population` writes a population as text this module reads back (a fitted one:
 :mod:`livecore.simulation.fitting`).
 :func:`check_population` checks a population against the game it plays: the events, the keys of an
-area's ``[studio]`` tables (crates, currencies credited) and the currencies it names must be declared
-there.
+area's ``[studio]`` tables (crates, currencies credited), the currencies it names and the keys of a
+segment's tables (the resources it gifts, giftable) must be declared there.
 """
 
 from __future__ import annotations
@@ -69,7 +78,7 @@ from livecore.games import GameSettings
 from livecore.section import read_toml
 from livecore.simulation import behaviour
 from livecore.simulation.fields import CHANCE, Problems, Scale, key, table, unknown, value, written
-from livecore.simulation.part import PopulationTable, Rate, SeasonPart, StudioRates
+from livecore.simulation.part import PopulationTable, Rate, SeasonPart, SegmentTable, StudioRates
 
 
 class PopulationError(FileProblems):
@@ -89,17 +98,24 @@ class Skill:
 @attrs.frozen
 class Segment:
     """``[segments.<name>]``: one kind of player (the module's docstring lists each field); ``rates``
-    holds the fields the areas add (:class:`~livecore.simulation.part.Rate`) that the segment sets."""
+    holds the fields the areas add (:class:`~livecore.simulation.part.Rate`) that the segment sets, and
+    ``tables`` those that are tables by key (:class:`~livecore.simulation.part.SegmentTable`), each by
+    name."""
 
     name: str
     share: float
     sessions_per_day: float = 1.0
     score: Skill = Skill()
     rates: Mapping[str, float] = attrs.field(factory=dict)
+    tables: Mapping[str, Any] = attrs.field(factory=dict)
 
     def rate(self, rate: Rate) -> float:
         """The segment's chance for a field an area adds: as set, else the field's default."""
         return self.rates.get(rate.name, rate.default)
+
+    def table(self, table: SegmentTable) -> Any:
+        """The segment's value of a table field an area adds, None where it leaves it out."""
+        return self.tables.get(table.name)
 
 
 def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
@@ -110,6 +126,11 @@ def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
     """The segment fields the season's behaviour model and the areas add, by name."""
     added = [rate for part in _parts(areas) for rate in part.rates]
     return {rate.name: rate for rate in (*behaviour.RATES, *added)}
+
+
+def _segment_tables(areas: Sequence[Area]) -> dict[str, SegmentTable]:
+    """The segment fields the areas add that are tables by key, by name."""
+    return {t.name: t for part in _parts(areas) for t in part.segment_tables}
 
 
 def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
@@ -210,13 +231,21 @@ _SEGMENT_FIELDS: dict[str, tuple[str, tuple[float, float]]] = {
 _SEGMENT_KNOWN = {*_SEGMENT_FIELDS, "score"}
 
 
-def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[str, Rate]) -> Segment | None:
+def _segment(
+    name: str,
+    raw: Any,
+    path: str,
+    problems: Problems,
+    rates: Mapping[str, Rate],
+    tables: Mapping[str, SegmentTable],
+) -> Segment | None:
     found = table(raw, path, problems)
     if found is None or not key(name, path, problems):
         return None
-    unknown(found, {*_SEGMENT_KNOWN, *rates}, path, problems)
+    unknown(found, {*_SEGMENT_KNOWN, *rates, *tables}, path, problems)
     fields: dict[str, Any] = {}
     added: dict[str, float] = {}
+    tabled: dict[str, Any] = {}
     ok = True
     if "share" not in found:
         problems[f"{path}.share"] = "is required"
@@ -235,6 +264,13 @@ def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[
                 added[field] = found[field] if rate.whole else float(found[field])
             else:
                 ok = False
+    for field, added_table in tables.items():
+        if field in found and field not in _SEGMENT_KNOWN:
+            parsed = added_table.parse(found[field], f"{path}.{field}", problems)
+            if parsed is None:
+                ok = False
+            else:
+                tabled[field] = parsed
     if "score" in found:
         score = table(found["score"], f"{path}.score", problems)
         if score is None:
@@ -249,7 +285,7 @@ def _segment(name: str, raw: Any, path: str, problems: Problems, rates: Mapping[
                     else:
                         ok = False
             fields["score"] = Skill(**parts)
-    return Segment(name=name, **fields, rates=added) if ok else None
+    return Segment(name=name, **fields, rates=added, tables=tabled) if ok else None
 
 
 def _amounts(
@@ -299,13 +335,13 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
     unknown(data, {"segments", "studio", *(n for n, t in added.items() if not t.studio)}, "", problems)
     problems = {k.lstrip("."): v for k, v in problems.items()}
     segments: list[Segment] = []
-    rates = _rates(areas)
+    rates, segment_tables = _rates(areas), _segment_tables(areas)
     if "segments" in data:
         found = table(data["segments"], "segments", problems)
         if found is not None and not found:
             problems["segments"] = "must declare at least one segment"
         for name, raw in (found or {}).items():
-            segment = _segment(name, raw, f"segments.{name}", problems, rates)
+            segment = _segment(name, raw, f"segments.{name}", problems, rates, segment_tables)
             if segment is not None:
                 segments.append(segment)
         if found and len(segments) == len(found):
@@ -344,8 +380,9 @@ def write_population(
     ``[economy]``), each by its table's ``write``, and its ``[studio]`` tables. A table no area played can
     write is refused (``ValueError``). ``areas``: the areas played, whose fields tell an integer from a
     number."""
-    added = _population_tables(areas)
+    added, segment_tables = _population_tables(areas), _segment_tables(areas)
     unwritten = sorted(n for n in population.tables if n not in added or added[n].write is None)
+    unwritten += sorted({n for s in population.segments for n in s.tables if n not in segment_tables})
     if unwritten:
         raise ValueError(f"these tables cannot be written: {', '.join(unwritten)}")
     rates = _rates(areas)
@@ -357,6 +394,8 @@ def write_population(
         lines.append(f"score = {{ mean = {written(skill.mean)}, sd = {written(skill.sd)} }}")
         for name, found in segment.rates.items():
             lines.append(f"{name} = {written(found, name in rates and rates[name].whole)}")
+        for name, tabled in segment.tables.items():
+            lines.append(f"{name} = {segment_tables[name].write(tabled)}")
     # The studio's own tables (``[studio.offers.<key>]``) follow ``[studio]``'s plain fields.
     for studio in (False, True):
         for name, fitted in population.tables.items():
@@ -377,14 +416,19 @@ def write_population(
 def check_population(
     population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
 ) -> None:
-    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the
-    areas' tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table
-    gives (a crate, a currency credited); and a score range whose best is not the better end by its
-    event's or board's order. ``areas``: the areas played."""
+    """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the areas'
+    tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table gives (a
+    crate, a currency credited), what a segment's table field names (a resource it gifts); and a score range
+    whose best is not the better end by its event's or board's order. ``areas``: the areas played."""
     problems: Problems = {}
     for name, added in _population_tables(areas).items():
         if name in population.tables:
             added.check(population.tables[name], settings, problems)
+    segment_tables = _segment_tables(areas)
+    for segment in population.segments:
+        for name, tabled in segment.tables.items():
+            if name in segment_tables:
+                segment_tables[name].check(tabled, settings, f"segments.{segment.name}.{name}", problems)
     tables = _tables(areas)
     for name, rates in population.studio.rates.items():
         declared = set(tables[name].keys(settings)) if name in tables else set()

@@ -1,5 +1,6 @@
 """The gifts' part of a season's report (:class:`~livecore_server.simulate.section.ReportPart`): gifts
-sent, claimed and expired, in all and per day; per segment, the gifts a player sent and claimed."""
+sent, claimed and expired, in all and per day; what the gifts minted that the population does not say its
+players gift; per segment, the gifts a player sent and claimed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from livecore.games import GameSettings
 from livecore.gifts.memory import GiftTables
 from livecore.gifts.rules import Gift, GiftStatus
+from livecore.gifts.season import GIFT
 from livecore_server.simulate.section import (
     Figures,
     Gathering,
@@ -34,7 +36,8 @@ def _gifts(at: Gathering) -> list[Gift]:
 
 
 def gather(at: Gathering) -> dict[str, Any]:
-    """Gifts sent, claimed and expired (unclaimed past their expiry), in all and per day sent."""
+    """Gifts sent, claimed and expired (unclaimed past their expiry), in all and per day sent; and what
+    they minted unstated (:func:`_unstated`)."""
     gifts = _gifts(at)
     per_day = [{"day": d + 1, "sent": 0, "claimed": 0} for d in range(at.days)]
     by_resource: dict[str, dict[str, int]] = {}
@@ -56,15 +59,58 @@ def gather(at: Gathering) -> dict[str, Any]:
         "expired": expired,
         "pending": len(gifts) - claimed - expired,
         "by_resource": dict(sorted(by_resource.items())),
+        "unstated": _unstated(at, gifts),
         "days": per_day,
     }
 
 
+def _unstated(at: Gathering, gifts: list[Gift]) -> dict[str, Any]:
+    """The gifts of a resource their sender's segment does not say it gifts (its ``gift``; a segment
+    without one gifts any giftable resource, at random): the amount of each resource they minted, and the
+    segments that sent them, in the population's order."""
+    resources: dict[str, int] = {}
+    segments: set[str] = set()
+    for gift in gifts:
+        member = at.season.member_of(gift.sender_id)
+        if member is None:
+            continue
+        stated = member.segment.table(GIFT)
+        if stated is None or gift.resource_key not in stated:
+            resources[gift.resource_key] = resources.get(gift.resource_key, 0) + gift.amount
+            segments.add(member.segment.name)
+    return {
+        "resources": dict(sorted(resources.items())),
+        "segments": [s for s in at.segments if s in segments],
+    }
+
+
 def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
+    """Gifts expiring unclaimed; gifts minting what the population does not say its players gift."""
+    out: list[Warning] = []
     if section["sent"] and section["expired"] / section["sent"] > EXPIRED_GIFTS:
         share = pct(section["expired"] / section["sent"])
-        return [warning("gifts", "expired", f"{share} of gifts expire unclaimed.")]
-    return []
+        out.append(warning("gifts", "expired", f"{share} of gifts expire unclaimed."))
+    unstated = section["unstated"]
+    if unstated["resources"]:
+        minted = _listed([f"{amount:,} {key}" for key, amount in unstated["resources"].items()])
+        segments = unstated["segments"]
+        which = f"segment{'s' if len(segments) > 1 else ''} {_listed(segments)}"
+        out.append(
+            warning(
+                "gifts",
+                "gift",
+                f"Gifts minted {minted} that the population does not say its players gift: {which} set no"
+                " `gift`, so their gifts were of any giftable resource, in random amounts (the model's"
+                " guess, not the game's). Set each segment's `gift` to what its players gift"
+                " (`gift = { coins = 5 }`), or fit the population from the game's history.",
+            )
+        )
+    return out
+
+
+def _listed(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:

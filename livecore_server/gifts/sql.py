@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, ClassVar, cast
 
 from livecore.clock import from_millis, to_millis
-from livecore.gifts.rules import Gift, GiftListing, SenderStats
+from livecore.gifts.rules import Gift, GiftListing, SenderStats, SentGifts
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
 from livecore_server.gifts.prefetched import gift_stats, gift_written
@@ -88,13 +88,17 @@ class SqlGifts(SqlPort):
         )
         return {recipient_id: from_millis(last) for recipient_id, last in rows}
 
-    def sent_counts(self, game_id: str, since: datetime, until: datetime) -> dict[str, int]:
+    def sent(self, game_id: str, since: datetime, until: datetime) -> dict[str, dict[str, SentGifts]]:
         rows = self.db.read(
-            "SELECT sender_id, COUNT(*) FROM gifts WHERE game_id = ? AND sent_at >= ? AND sent_at < ?"
-            " GROUP BY sender_id",
+            "SELECT sender_id, resource_key, COUNT(*), SUM(amount) FROM gifts"
+            " WHERE game_id = ? AND sent_at >= ? AND sent_at < ? GROUP BY sender_id, resource_key",
             (game_id, to_millis(since), to_millis(until)),
         )
-        return {sender: n for sender, n in rows}
+        found: dict[str, dict[str, SentGifts]] = {}
+        for sender, resource_key, gifts, amount in rows:
+            # PostgreSQL sums a bigint as a numeric.
+            found.setdefault(sender, {})[resource_key] = SentGifts(gifts, int(amount))
+        return found
 
     def page(
         self, player_id: str, *, sent: bool, claimable_at: datetime | None, limit: int

@@ -398,7 +398,7 @@ def _figures(sim: Simulation) -> dict[str, float]:
         return {
             "sessions": sum(a.sessions for a in tx.players.active_in(game, env, since, until).values()),
             "attempts": sum(t.attempts for t in tx.attempts.tallies(game, env, since, until).values()),
-            "gifts": sum(tx.gifts.sent_counts(game, since, until).values()),
+            "gifts": sum(s.gifts for f in tx.gifts.sent(game, since, until).values() for s in f.values()),
             "spends": sum(d.moments for d in tx.ledger.debits(game, ["client_debit"], since, until).values()),
             "claims": sum(w.taken for w in tx.grants.waits(game, "reward", since, until).values()),
             "crates": sum(w.taken for w in tx.grants.waits(game, "crate", since, until).values()),

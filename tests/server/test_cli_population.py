@@ -16,6 +16,7 @@ import attrs
 import pytest
 from click.testing import CliRunner, Result
 
+from livecore.gifts.season import GIFT, Gifted
 from livecore.simulation.fields import Scale
 from livecore.simulation.population import Segment, parse_population
 from livecore_server.cli import main
@@ -107,6 +108,8 @@ def test_a_known_population_played_through_the_server_is_fitted_back(history: Hi
     assert abs((scale.best - scale.worst) - BEST) <= TOLERANCES["range"] * BEST, scale
     for played, segment in zip(KNOWN, found.segments, strict=True):
         _within(played, segment, scale)
+        # Each player gifted 1 coin, and nothing else: so does each segment fitted.
+        assert segment.table(GIFT) == {"coins": Gifted(1.0)}, segment
     # What the studio's backend did: CREDIT coins at a player's first session of a day.
     credit = found.studio.rates["login_credit"]["coins"]
     assert abs(credit - CREDIT) <= TOLERANCES["login_credit"] * CREDIT, found.studio

@@ -26,7 +26,7 @@ from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import commands as friends_cmd
 from livecore.games import Entry, Game, ResourceType, Studio
 from livecore.gifts import commands as gifts_cmd
-from livecore.gifts.rules import SendRequest
+from livecore.gifts.rules import SendRequest, SentGifts
 from livecore.grants.commands import create_grant
 from livecore.grants.rules import GrantKind
 from livecore.hashing import KeyedHasher
@@ -1146,27 +1146,33 @@ def gifting(twin: Twin) -> Twin:
     return Twin(twin.sqlite, twin.pg, twin.scope, runtimes, memory)
 
 
-def test_gifts_sent_in_a_period_are_counted_alike_on_every_store(gifting: Twin) -> None:
+def test_gifts_sent_in_a_period_are_tallied_by_resource_alike_on_every_store(gifting: Twin) -> None:
     twin = gifting
-    players(twin, "a", "b", "c")
+    players(twin, "a", "b", "c", "d")
     befriend(twin, "a", "b")
     befriend(twin, "a", "c")
+    befriend(twin, "a", "d")
     befriend(twin, "b", "c")
     credit(twin, "a", "coins", 100)
+    credit(twin, "a", "gems", 10)
     credit(twin, "b", "coins", 100)
     send(twin, "a", "b", "coins", 5)
-    send(twin, "a", "c", "coins", 5)
+    send(twin, "a", "c", "coins", 3)
+    send(twin, "a", "d", "gems", 2)
     twin.advance(61)
     send(twin, "b", "c", "coins", 1)
     ids = {n: twin.read(lambda tx, n=n: twin.player(tx, n).id) for n in "ab"}
     game_id = twin.scope.game_id
-    counts = twin.read(lambda tx: tx.gifts.sent_counts(game_id, START, START + timedelta(hours=1)))
-    assert counts == {ids["a"]: 2, ids["b"]: 1}
+    found = twin.read(lambda tx: tx.gifts.sent(game_id, START, START + timedelta(hours=1)))
+    assert found == {
+        ids["a"]: {"coins": SentGifts(2, 8), "gems": SentGifts(1, 2)},
+        ids["b"]: {"coins": SentGifts(1, 1)},
+    }
     later = twin.read(
-        lambda tx: tx.gifts.sent_counts(game_id, START + timedelta(seconds=30), START + timedelta(hours=1))
+        lambda tx: tx.gifts.sent(game_id, START + timedelta(seconds=30), START + timedelta(hours=1))
     )
-    assert later == {ids["b"]: 1}
-    assert twin.read(lambda tx: tx.gifts.sent_counts("gam_2", START, START + timedelta(hours=1))) == {}
+    assert later == {ids["b"]: {"coins": SentGifts(1, 1)}}
+    assert twin.read(lambda tx: tx.gifts.sent("gam_2", START, START + timedelta(hours=1))) == {}
 
 
 # --- shared leaderboards: periods, divisions, entries, tiers ------------------------------------------
