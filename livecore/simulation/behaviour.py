@@ -6,10 +6,10 @@ its segment's ``sessions_per_day`` times that level.
   segment's ``reward_return``, up to :data:`MOST_RETURNING`.
 - Each setback (an action of its session refused, an offer it wanted and could not afford) lowers it by
   ``setback_return``, down to 0.
+- A member whose level is below its segment's ``churn_below`` as a day ends has left the game: it plays
+  no session again.
 - Each day the level moves halfway back to 1 before the day's sessions are drawn: a reward or a setback
   weighs most on the next day and fades after it.
-- A member whose level is below its segment's ``churn_below`` as a day begins has left the game: it plays
-  no session again.
 
 The three fields are 0 by default, which is the open-loop season: the level stays 1, every member plays
 to the season's end, and every draw is the one it was without them. They are the season's own fields of
@@ -24,7 +24,7 @@ from livecore.simulation.part import Rate
 REWARD_RETURN = Rate("reward_return", 0.0)
 #: A setback lowers a member's level by this much.
 SETBACK_RETURN = Rate("setback_return", 0.0)
-#: A member whose level falls below this as a day begins leaves the game.
+#: A member whose level is below this as a day ends leaves the game.
 CHURN_BELOW = Rate("churn_below", 0.0)
 #: The season's own behaviour fields of a segment.
 RATES = (REWARD_RETURN, SETBACK_RETURN, CHURN_BELOW)

@@ -366,10 +366,10 @@ class Season:
         for member in self._members:
             if member.left:
                 continue
-            member.returning = behaviour.next_day(member.returning)
             if member.returning < member.segment.rate(behaviour.CHURN_BELOW):
                 member.left = True
                 continue
+            member.returning = behaviour.next_day(member.returning)
             rate = member.segment.sessions_per_day * member.returning
             if rate <= 0:
                 continue
