@@ -86,7 +86,8 @@ def _summary(values: Sequence[Any]) -> dict[str, Any]:
 def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> list[dict[str, Any]]:
     """Each headline number (the rows of each report compared with itself, so a spread and a comparison
     name the same numbers) over the seeds' ``reports`` (in the seeds' order): its
-    ``values`` (None where a seed's report has no such number), their ``mean``, ``sd`` (the sample's; None
+    ``values`` (None where a seed's report has no such number; a source that minted nothing on a seed,
+    0 there: :func:`_rows_by_key`), their ``mean``, ``sd`` (the sample's; None
     with one value), ``min`` and ``max``."""
     named = _rows_by_key([differences(r, r, parts) for r in reports])
     out = []
