@@ -288,13 +288,47 @@ _METRICS: tuple[tuple[str, Callable[[dict[str, Any]], float]], ...] = (
 )
 
 
-def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
+def compare(base: dict[str, Any], other: dict[str, Any], label: Label) -> list[Row]:
+    """Per resource: what was minted and sunk, each followed by what each source minted (``minted by
+    gifts``) and each sink sank (``sunk by entry costs``), named as the report calls them (sources the
+    report calls alike counted as one), and the holdings at the end. A source one configuration has and
+    the other does not minted 0 there; a resource only one has, nothing there."""
     rows: list[Row] = []
     for key in keys(base, other):
         a, b = base.get(key), other.get(key)
         for metric, pick in _METRICS:
             rows.append(row("economy", key, metric, pick(a) if a else None, pick(b) if b else None))
+            if metric in ("minted", "sunk"):
+                rows += _by_source(key, metric, a, b, label)
     return rows
+
+
+def _by_source(
+    key: str, way: str, a: dict[str, Any] | None, b: dict[str, Any] | None, label: Label
+) -> list[Row]:
+    """A resource's rows of what each source minted (``way`` ``minted``) or each sink sank (``sunk``),
+    the base's sources first."""
+    named_a = _labelled(a[way], label) if a else {}
+    named_b = _labelled(b[way], label) if b else {}
+    return [
+        row(
+            "economy",
+            key,
+            f"{way} by {name}",
+            named_a.get(name, 0) if a else None,
+            named_b.get(name, 0) if b else None,
+            absent=0,
+        )
+        for name in keys(named_a, named_b)
+    ]
+
+
+def _labelled(amounts: dict[str, int], label: Label) -> dict[str, int]:
+    """``amounts`` by source kind, by what the report calls each."""
+    found: dict[str, int] = {}
+    for source, amount in amounts.items():
+        found[label(source)] = found.get(label(source), 0) + amount
+    return found
 
 
 def moved(resource: dict[str, Any]) -> bool:
@@ -562,7 +596,7 @@ REPORT = ReportPart(
     compare_page="livecore_server.economy:templates/compare.html",
     gather=gather,
     warnings=warnings,
-    compare=compare,
+    labelled_compare=compare,
     charts=charts,
     compare_charts=compare_charts,
     tables=tables,

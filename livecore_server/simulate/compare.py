@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from livecore_server.simulate import noise
-from livecore_server.simulate.section import ReportPart, Row, number, row
+from livecore_server.simulate.gather import segment_rows
+from livecore_server.simulate.section import ReportPart, Row, labeller, number, row
 
 T = TypeVar("T")
 
@@ -21,29 +22,53 @@ Key = tuple[str, str, str]
 
 def differences(base: dict[str, Any], other: dict[str, Any], parts: Sequence[ReportPart]) -> list[Row]:
     """The headline numbers of both reports, row by row (``base``, ``other``, ``change`` = other - base;
-    None where one configuration has no such thing): each part's, in the parts' order, then the warnings."""
+    None where one configuration has no such thing): each part's, in the parts' order, then each
+    segment's figures (:func:`~livecore_server.simulate.gather.segment_rows`), then the warnings."""
+    label = labeller(parts)
     rows: list[Row] = []
     for part in parts:
         if part.key is not None and (part.key in base or part.key in other):
-            rows += part.compare(base.get(part.key), other.get(part.key))
+            a, b = base.get(part.key), other.get(part.key)
+            rows += (
+                part.compare(a, b) if part.labelled_compare is None else part.labelled_compare(a, b, label)
+            )
+    rows += segment_rows(base.get("segments"), other.get("segments"))
     rows.append(row("warnings", "", "warnings", len(base["warnings"]), len(other["warnings"])))
     return rows
 
 
-def figures(report: dict[str, Any], parts: Sequence[ReportPart]) -> list[tuple[str, str, str, Any]]:
-    """The headline numbers of one report, ``(section, subject, metric, value)``: the rows of the report
-    compared with itself, so a spread and a comparison name the same numbers."""
-    return [(r["section"], r["subject"], r["metric"], r["base"]) for r in differences(report, report, parts)]
-
-
 def _by_key(seeds: Sequence[Sequence[tuple[Key, T]]]) -> dict[Key, list[T | None]]:
-    """Each seed's items by their name, in the order the first seed to have each gives them; None where a
-    seed has no such item."""
+    """Each seed's items by their name, None where a seed has no such item: in the first seed's order,
+    an item it lacks after the item another seed gives before it."""
     found: dict[Key, list[T | None]] = {}
+    order: list[Key] = []
     for seed, items in enumerate(seeds):
+        before: Key | None = None
         for key, item in items:
-            found.setdefault(key, [None] * len(seeds))[seed] = item
-    return found
+            if key not in found:
+                found[key] = [None] * len(seeds)
+                if before is None:
+                    order.insert(0, key)
+                elif before == order[-1]:
+                    order.append(key)
+                else:
+                    order.insert(order.index(before) + 1, key)
+            found[key][seed] = item
+            before = key
+    return {key: found[key] for key in order}
+
+
+def _rows_by_key(seeds: Sequence[Sequence[Row]]) -> dict[Key, list[Row | None]]:
+    """Each seed's rows by their name (:func:`_by_key`), a seed without a row the others have given
+    the row's ``absent`` number in both configurations where it says one (:func:`~.section.row`)."""
+    named = _by_key([[((r["section"], r["subject"], r["metric"]), r) for r in seed] for seed in seeds])
+    for (section, subject, metric), found in named.items():
+        absent = next((r.get("absent") for r in found if r is not None), None)
+        if absent is not None:
+            named[section, subject, metric] = [
+                row(section, subject, metric, absent, absent) if r is None else r for r in found
+            ]
+    return named
 
 
 def _summary(values: Sequence[Any]) -> dict[str, Any]:
@@ -59,14 +84,17 @@ def _summary(values: Sequence[Any]) -> dict[str, Any]:
 
 
 def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> list[dict[str, Any]]:
-    """Each headline number (:func:`figures`) over the seeds' ``reports`` (in the seeds' order): its
-    ``values`` (None where a seed's report has no such number), their ``mean``, ``sd`` (the sample's; None
+    """Each headline number (the rows of each report compared with itself, so a spread and a comparison
+    name the same numbers) over the seeds' ``reports`` (in the seeds' order): its
+    ``values`` (None where a seed's report has no such number; a source that minted nothing on a seed,
+    0 there: :func:`_rows_by_key`), their ``mean``, ``sd`` (the sample's; None
     with one value), ``min`` and ``max``."""
-    named = _by_key([[((s, subject, m), v) for s, subject, m, v in figures(r, parts)] for r in reports])
-    return [
-        {"section": s, "subject": subject, "metric": m, "values": values, **_summary(values)}
-        for (s, subject, m), values in named.items()
-    ]
+    named = _rows_by_key([differences(r, r, parts) for r in reports])
+    out = []
+    for (s, subject, m), rows in named.items():
+        values = [None if r is None else r["base"] for r in rows]
+        out.append({"section": s, "subject": subject, "metric": m, "values": values, **_summary(values)})
+    return out
 
 
 def relative(base: Any, change: Any) -> float | None:
@@ -93,7 +121,7 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     of each seed's change as a share of its base (:func:`relative`, 0.1 for +10%), and ``ci95``, the 95%
     confidence interval of that mean (:func:`noise.interval`, ``[low, high]``; None with one seed); both
     None where a seed's base is 0 or missing."""
-    named = _by_key([[((r["section"], r["subject"], r["metric"]), r) for r in seed] for seed in rows])
+    named = _rows_by_key(rows)
     out: list[Row] = []
     p_values: list[float | None] = []
     for (section, subject, metric), seeds in named.items():

@@ -8,7 +8,8 @@ webhooks. Nothing here counts alongside the commands: a report says what the ser
 the JSON file is the same bytes for the same run; :mod:`livecore_server.simulate.render` draws it.
 
 The ``segments`` section, after ``run``, puts the parts' per-player figures by segment side by side
-(:attr:`ReportPart.by_segment`): what each kind of player did, where the areas' sections count everyone.
+(:attr:`ReportPart.by_segment`): what each kind of player did, where the areas' sections count everyone;
+:func:`segment_rows` compares them row by row.
 """
 
 from __future__ import annotations
@@ -17,7 +18,17 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from livecore_server.areas import BUILT_IN
-from livecore_server.simulate.section import Gathering, ReportPart, iso, number, with_fields
+from livecore_server.simulate.section import (
+    Gathering,
+    ReportPart,
+    Row,
+    get,
+    iso,
+    keys,
+    number,
+    row,
+    with_fields,
+)
 from livecore_server.simulate.warnings import warnings_of
 
 if TYPE_CHECKING:
@@ -107,3 +118,29 @@ def segments(at: Gathering, found: Iterable[ReportPart]) -> dict[str, Any]:
             for figure, values in given.items():
                 into[figure] = {name: values.get(name) for name in at.segments}
     return {"players": dict(at.segments), "figures": figures}
+
+
+def segment_rows(base: dict[str, Any] | None, other: dict[str, Any] | None) -> list[Row]:
+    """The rows of a comparison of two ``segments`` sections: a row per figure and segment, in the
+    sections' order (section ``segments``, subject the segment, metric ``<section>: <figure>``, as in
+    ``segments.casual.economy: coins minted per player``), of the segments both name (two populations
+    may name theirs apart: a segment one lacks is compared with nothing); none where neither report has
+    a value."""
+    players_b = get(other, "players") or {}
+    shared = [name for name in get(base, "players") or {} if name in players_b]
+    figures_a, figures_b = get(base, "figures") or {}, get(other, "figures") or {}
+    rows: list[Row] = []
+    for section in keys(figures_a, figures_b):
+        a, b = figures_a.get(section, {}), figures_b.get(section, {})
+        for figure in keys(a, b):
+            for segment in shared:
+                found = row(
+                    "segments",
+                    segment,
+                    f"{section}: {figure}",
+                    get(a, figure, segment),
+                    get(b, figure, segment),
+                )
+                if found["base"] is not None or found["other"] is not None:
+                    rows.append(found)
+    return rows

@@ -170,7 +170,8 @@ class ReportPart:
       the game's settings and what each source kind is called; ``refusal_warnings``: those the season's
       refusals (``{"<action>:<code>": times}``) call for, after every section's;
     - ``compare``: its rows of a comparison (:func:`row`), given both reports' sections (None where a
-      report has none);
+      report has none); ``labelled_compare``, in its place for a part whose rows name source kinds, is
+      given too what the report calls each (the economy's ``minted by gifts``);
     - ``charts``: the page's charts of its section (SVG text, or a dict of them by subject, a subject's None
       where a sentence or a table says what its chart would; None: none),
       ``compare_charts`` those of a comparison; each imports matplotlib (``livecore_server.simulate.charts``)
@@ -207,6 +208,7 @@ class ReportPart:
     warnings: Callable[[Any, GameSettings, Label], list[Warning]] = _no_warnings
     refusal_warnings: Callable[[Mapping[str, int]], list[Warning]] = _no_refusal_warnings
     compare: Callable[[Any, Any], list[Row]] = _no_rows
+    labelled_compare: Callable[[Any, Any, Label], list[Row]] | None = None
     charts: Callable[[Any, Label], Any] | None = None
     compare_charts: Callable[[Any, Any, Label], Any] | None = None
     page: str | None = None
@@ -289,12 +291,22 @@ def warning(area: str, subject: str, message: str) -> Warning:
     return {"area": area, "subject": subject, "message": message}
 
 
-def row(section: str, subject: str, metric: str, base: float | None, other: float | None) -> Row:
-    """A comparison's row; ``change`` is other - base (None where either has none)."""
+def row(
+    section: str,
+    subject: str,
+    metric: str,
+    base: float | None,
+    other: float | None,
+    *,
+    absent: float | None = None,
+) -> Row:
+    """A comparison's row; ``change`` is other - base (None where either has none). ``absent``: what the
+    row's number is, in both configurations, on a seed whose comparison has no such row (a source that
+    minted nothing on that seed: 0); None: no number there."""
     change: float | None = None
     if base is not None and other is not None:
         change = number(other - base)
-    return {
+    found: Row = {
         "section": section,
         "subject": subject,
         "metric": metric,
@@ -302,6 +314,9 @@ def row(section: str, subject: str, metric: str, base: float | None, other: floa
         "other": other,
         "change": change,
     }
+    if absent is not None:
+        found["absent"] = absent
+    return found
 
 
 def get(data: Any, *path: str) -> Any:
