@@ -12,13 +12,17 @@ its segment's ``sessions_per_day`` times that level.
   weighs most on the next day and fades after it.
 
 The three fields are 0 by default, which is the open-loop season: the level stays 1, every member plays
-to the season's end, and every draw is the one it was without them. They are the season's own fields of
+to the season's end, and every draw is the one it was without them. A segment that sets ``reward_return``
+or ``setback_return`` has its sessions drawn at :data:`MOST_RETURNING` times its rate and each played by
+its level's share of that (thinning a Poisson process): the draws do not depend on the level, so the same
+seed played on two configurations differs only where the levels do, and a comparison sees a small change
+in how often players come back through less noise. They are the season's own fields of
 a segment, as ``sessions_per_day`` is; what an area adds to the model is its own (the offers' price and
 wealth response: ``livecore/grants/offers.py``)."""
 
 from __future__ import annotations
 
-from livecore.simulation.part import Rate
+from livecore.simulation.part import Rate, Segment
 
 #: A reward raises a member's level by this much.
 REWARD_RETURN = Rate("reward_return", 0.0)
@@ -30,6 +34,11 @@ CHURN_BELOW = Rate("churn_below", 0.0)
 RATES = (REWARD_RETURN, SETBACK_RETURN, CHURN_BELOW)
 #: The highest a member's level goes: twice its segment's sessions.
 MOST_RETURNING = 2.0
+
+
+def responds(segment: Segment) -> bool:
+    """Whether the segment's players come back by what they got: a reward or a setback moves them."""
+    return segment.rate(REWARD_RETURN) > 0 or segment.rate(SETBACK_RETURN) > 0
 
 
 def rewarded(level: float, reward_return: float) -> float:
@@ -54,6 +63,7 @@ __all__ = [
     "REWARD_RETURN",
     "SETBACK_RETURN",
     "next_day",
+    "responds",
     "rewarded",
     "set_back",
 ]

@@ -364,20 +364,27 @@ class Season:
         rng = random.Random(f"{self.seed}:day:{day}")
         base = day * _DAY
         for member in self._members:
-            if member.left:
-                continue
-            if member.returning < member.segment.rate(behaviour.CHURN_BELOW):
-                member.left = True
-                continue
-            member.returning = behaviour.next_day(member.returning)
-            rate = member.segment.sessions_per_day * member.returning
+            segment = member.segment
+            rate = segment.sessions_per_day
             if rate <= 0:
                 continue
+            keep = None  # the share of the drawn sessions played: all of them
+            if behaviour.responds(segment):
+                if not member.left and member.returning < segment.rate(behaviour.CHURN_BELOW):
+                    member.left = True
+                member.returning = behaviour.next_day(member.returning)
+                # Its sessions are drawn at the most it may play, each played by its level's share of
+                # that: the draws are the same whatever the level, so two configurations of one seed
+                # differ by what their levels do, not by draws that moved (common random numbers).
+                rate *= behaviour.MOST_RETURNING
+                keep = 0.0 if member.left else member.returning / behaviour.MOST_RETURNING
             # Sessions at random times, as a player's come: each the next after a wait drawn at the
-            # segment's rate, so a day holds a Poisson count of them (none on some days, more on others).
+            # rate, so a day holds a Poisson count of them (none on some days, more on others).
             at = rng.expovariate(rate / _DAY)
             while at < _DAY:
-                self._push(base + min(self._at_tick(int(at)), _DAY - self.tick), self._session, (member, day))
+                if keep is None or rng.random() < keep:
+                    when = base + min(self._at_tick(int(at)), _DAY - self.tick)
+                    self._push(when, self._session, (member, day))
                 at += rng.expovariate(rate / _DAY)
 
     # --- what the webhooks tell the players ----------------------------------------------------------

@@ -91,14 +91,14 @@ def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> l
 def compare(base: dict[str, Any], other: dict[str, Any]) -> list[Row]:
     rows = [row("grants", "", "pending at the end", base["pending_at_end"], other["pending_at_end"])]
     a, b = base.get("offers", {}), other.get("offers", {})
+    # What an offer sank is the economy's row of its sink (``sunk by offer:<key>``).
     for key in [*a, *(k for k in b if k not in a)]:
-        for metric in ("purchases", "sunk"):
-            rows.append(row("offers", key, metric, _of(a.get(key), metric), _of(b.get(key), metric)))
+        rows.append(row("offers", key, "purchases", _bought(a.get(key)), _bought(b.get(key))))
     return rows
 
 
-def _of(offer: dict[str, Any] | None, metric: str) -> Any:
-    return None if offer is None else offer[metric]
+def _bought(offer: dict[str, Any] | None) -> Any:
+    return None if offer is None else offer["purchases"]
 
 
 def by_segment(at: Gathering) -> Figures:

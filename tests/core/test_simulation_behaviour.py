@@ -1,0 +1,227 @@
+"""Simulated players who respond to the economy (docs/simulation.md#the-behaviour-model): how often they
+come back follows what they got (livecore/simulation/behaviour.py), and they buy the studio's offers by
+price and balance (livecore/grants/offers.py). Embedded, without a server."""
+
+from __future__ import annotations
+
+import pytest
+
+from livecore.economy.memory import EconomyTables
+from livecore.economy.rules import Reason
+from livecore.grants.memory import GrantTables
+from livecore.grants.offers import OFFERS, Offer
+from livecore.grants.rules import GrantKind
+from livecore.simulation import Simulation, behaviour
+from livecore.simulation.population import (
+    Population,
+    PopulationError,
+    check_population,
+    parse_population,
+    write_population,
+)
+from livecore.simulation.season import Season
+from tests.season_support import MONDAY, POPULATION, SEASON
+
+GIVES = 'gives = [{ type = "crate", key = "chest", amount = 1 }]'
+SHOP = """
+[studio.offers.chest]
+price = { coins = 20 }
+gives = [{ type = "crate", key = "chest", amount = 1 }]
+buy = 0.5
+"""
+
+
+def season(population: str, *, players: int = 30, days: int = 3, seed: int = 5) -> tuple[Simulation, Season]:
+    sim = Simulation.from_manifest(SEASON, seed=seed, start=MONDAY)
+    played = Season(sim, parse_population(population), players=players, days=days, seed=seed)
+    played.play()
+    return sim, played
+
+
+def with_fields(population: str, **fields: float) -> str:
+    """``population`` with ``fields`` set in each of its segments."""
+    lines = "".join(f"{name} = {value}\n" for name, value in fields.items())
+    return population.replace("[segments.keen]\n", f"[segments.keen]\n{lines}").replace(
+        "[segments.casual]\n", f"[segments.casual]\n{lines}"
+    )
+
+
+def sessions(played: Season) -> int:
+    return sum(member.sessions for member in played.members)
+
+
+# --- how a member comes back ------------------------------------------------------------------------
+
+
+def test_a_reward_raises_the_level_by_its_return_up_to_twice_the_sessions() -> None:
+    assert behaviour.rewarded(1.0, 0.25) == 1.25
+    assert behaviour.rewarded(1.9, 0.25) == behaviour.MOST_RETURNING == 2.0
+
+
+def test_a_setback_lowers_the_level_by_its_return_down_to_none() -> None:
+    assert behaviour.set_back(1.0, 0.25) == 0.75
+    assert behaviour.set_back(0.1, 0.25) == 0.0
+
+
+def test_each_day_the_level_moves_halfway_back_to_one() -> None:
+    assert behaviour.next_day(2.0) == 1.5
+    assert behaviour.next_day(0.0) == 0.5
+    assert behaviour.next_day(1.0) == 1.0
+
+
+def test_behaviour_fields_at_zero_play_the_open_loop_season_draw_for_draw() -> None:
+    sim_a, plain = season(POPULATION)
+    sim_b, zeroed = season(with_fields(POPULATION, reward_return=0, setback_return=0, churn_below=0))
+    assert sessions(zeroed) == sessions(plain)
+    assert zeroed.refusals == plain.refusals
+    assert [(e.kind, e.data) for e in sim_b.webhooks] == [(e.kind, e.data) for e in sim_a.webhooks]
+
+
+def test_rewards_bring_players_back_more_than_setbacks_on_the_same_draws() -> None:
+    """Both populations respond, so their sessions are drawn alike: the rewarded play more."""
+    _, rewarded = season(with_fields(POPULATION, reward_return=0.3, setback_return=0.0001))
+    _, set_back = season(with_fields(POPULATION, reward_return=0.0001, setback_return=0.3))
+    assert sessions(rewarded) > sessions(set_back)
+
+
+def test_a_member_below_churn_below_as_its_day_ends_leaves_and_plays_no_more() -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    population = with_fields(POPULATION, setback_return=0.1, churn_below=0.5)
+    played = Season(sim, parse_population(population), players=20, days=4, seed=5)
+    played.play(days=1)
+    leaving = played.members[0]
+    leaving.returning = 0.4  # its day ended starved
+    before = leaving.sessions
+    played.play()
+    assert leaving.left and leaving.sessions == before
+    assert played.left == sum(m.left for m in played.members) >= 1
+    assert sum(m.sessions for m in played.members[1:]) > 0
+
+
+def test_a_refusal_in_a_session_is_a_setback() -> None:
+    """The time trial's entry cost is refused to a player out of coins: its level falls."""
+    _, played = season(with_fields(POPULATION, setback_return=0.05), days=2)
+    refused = sum(played.refusals.values())
+    assert refused > 0
+    assert any(member.returning < 1 for member in played.members)
+
+
+# --- the studio's offers ----------------------------------------------------------------------------
+
+
+def test_an_offer_is_parsed_written_back_and_read_again() -> None:
+    population = parse_population(POPULATION + SHOP)
+    [offer] = population.table(OFFERS).values()
+    assert offer == Offer(key="chest", currency="coins", price=20, gives=offer.gives, buy=0.5)
+    assert [(str(e.type), e.key, e.amount) for e in offer.gives] == [("crate", "chest", 1)]
+    again = parse_population(write_population(population))
+    assert again.table(OFFERS) == population.table(OFFERS)
+    assert again.studio == population.studio
+
+
+@pytest.mark.parametrize(
+    ("offer", "path", "problem"),
+    [
+        (
+            f"price = {{ coins = 20, gems = 1 }}\n{GIVES}\nbuy = 0.5",
+            "studio.offers.chest.price",
+            "must name one currency",
+        ),
+        (
+            f"price = {{ coins = 0 }}\n{GIVES}\nbuy = 0.5",
+            "studio.offers.chest.price.coins",
+            "must be an integer from 1",
+        ),
+        ("price = { coins = 20 }\ngives = []\nbuy = 0.5", "studio.offers.chest.gives", "must be a list"),
+        (
+            'price = { coins = 20 }\ngives = [{ type = "hat", key = "x", amount = 1 }]\nbuy = 0.5',
+            "studio.offers.chest.gives[0].type",
+            "must be a resource type",
+        ),
+        (
+            f"price = {{ coins = 20 }}\n{GIVES}\nbuy = 2",
+            "studio.offers.chest.buy",
+            "must be a number from 0 to 1",
+        ),
+        (
+            f"price = {{ coins = 20 }}\n{GIVES}",
+            "studio.offers.chest.buy",
+            "is required",
+        ),
+        (
+            f"price = {{ coins = 20 }}\n{GIVES}\nbuy = 0.5\ncost = 1",
+            "studio.offers.chest.cost",
+            "",
+        ),
+    ],
+)
+def test_a_malformed_offer_is_refused_naming_its_field(offer: str, path: str, problem: str) -> None:
+    with pytest.raises(PopulationError) as refused:
+        parse_population(f"[studio.offers.chest]\n{offer}\n")
+    assert problem in refused.value.problems[path]
+
+
+@pytest.mark.parametrize(
+    ("price", "gives", "path", "problem"),
+    [
+        (
+            "xp",
+            '{ type = "crate", key = "chest", amount = 1 }',
+            "studio.offers.chest.price.xp",
+            "not a currency",
+        ),
+        (
+            "coins",
+            '{ type = "crate", key = "gold-chest", amount = 1 }',
+            "studio.offers.chest.gives",
+            "gold-chest",
+        ),
+        ("coins", '{ type = "currency", key = "rubies", amount = 1 }', "studio.offers.chest.gives", "rubies"),
+        (
+            "coins",
+            '{ type = "crate", key = "chest", amount = 1 }, { type = "currency", key = "gems", amount = 1 }',
+            "studio.offers.chest.gives",
+            "one kind of grant",
+        ),
+    ],
+)
+def test_an_offer_naming_what_the_game_lacks_is_refused_as_the_service_refuses_its_grant(
+    price: str, gives: str, path: str, problem: str
+) -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    text = f"[studio.offers.chest]\nprice = {{ {price} = 20 }}\ngives = [{gives}]\nbuy = 0.5\n"
+    with pytest.raises(PopulationError) as refused:
+        check_population(parse_population(text), sim.game.settings)
+    assert problem in refused.value.problems[path]
+
+
+def test_a_cheaper_offer_is_wanted_by_its_price_response() -> None:
+    offer = Offer(key="chest", currency="coins", price=80, gives=(), buy=0.1, reference=100)
+    assert offer.chance(0) == 0.1
+    assert offer.chance(2) == pytest.approx(0.1 * (100 / 80) ** 2)
+    assert Offer(key="chest", currency="coins", price=1, gives=(), buy=0.5, reference=100).chance(1) == 1.0
+
+
+def test_a_compared_population_prices_its_offers_against_the_base() -> None:
+    base = parse_population(SHOP)
+    cheaper = parse_population(SHOP.replace("coins = 20", "coins = 16")).against(base)
+    assert cheaper.table(OFFERS)["chest"].reference == 20
+    alone = parse_population(SHOP.replace("coins = 20", "coins = 16")).against(Population())
+    assert alone.table(OFFERS)["chest"].reference is None
+
+
+def test_a_session_buys_an_offer_with_a_debit_of_its_price_and_a_grant_of_what_it_gives() -> None:
+    sim, played = season(POPULATION + SHOP, days=2)
+    entries = sim.store.tables_of(EconomyTables).entries
+    paid = [e for e in entries if e.note == "offer:chest"]
+    assert paid and all(e.delta == -20 and e.reason is Reason.CLIENT_DEBIT for e in paid)  # a platform game
+    sold = [g for g in sim.store.tables_of(GrantTables).grants.values() if g.source_ref_id == "offer:chest"]
+    assert len(sold) == len(paid)
+    assert all(g.kind == GrantKind("crate") for g in sold)
+
+
+def test_a_player_who_wants_an_offer_it_cannot_afford_is_set_back_and_buys_nothing() -> None:
+    dear = SHOP.replace("coins = 20", "coins = 1000000").replace("buy = 0.5", "buy = 1")
+    sim, played = season(with_fields(POPULATION, setback_return=0.05) + dear, days=1)
+    assert not [e for e in sim.store.tables_of(EconomyTables).entries if e.note == "offer:chest"]
+    assert all(member.returning < 1 for member in played.members if member.sessions)
