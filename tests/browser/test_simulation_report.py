@@ -125,6 +125,38 @@ def test_the_report_renders_its_charts_offline(browser: Any, tmp_path: Path) -> 
     assert opened.fetched == []
 
 
+#: Each economy chart's legend, as drawn: its entries' labels and colours (a bar's fill, a line's stroke).
+LEGENDS = """els => els.filter(e => e.dataset.chart.startsWith("economy-")).flatMap(e =>
+  [...e.querySelectorAll("g[id^=legend]")].flatMap(legend => {
+    const entries = [];
+    let colour = null;
+    for (const g of legend.children) {
+      const mark = g.querySelector("path");
+      if (g.id.startsWith("patch") && mark) colour = getComputedStyle(mark).fill;
+      else if (g.id.startsWith("line2d") && mark) colour = getComputedStyle(mark).stroke;
+      else if (g.id.startsWith("text") && colour) {
+        entries.push([e.dataset.chart, g.textContent.trim(), colour]);
+        colour = null;
+      }
+    }
+    return entries;
+  }))"""
+
+
+def test_a_source_is_one_colour_in_every_economy_charts_legend(browser: Any, tmp_path: Path) -> None:
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=80, days=2)
+    opened = Opened(browser, html)
+    entries = opened.page.eval_on_selector_all("svg.chart", LEGENDS)
+    colours: dict[str, set[str]] = {}
+    charts: dict[str, set[str]] = {}
+    for chart, label, colour in entries:
+        colours.setdefault(label, set()).add(colour)
+        charts.setdefault(label, set()).add(chart)
+    assert any(len(drawn) > 1 for drawn in charts.values()), "a source drawn on two charts"
+    assert {label: found for label, found in colours.items() if len(found) > 1} == {}
+    assert opened.errors == []
+
+
 def test_a_season_of_one_day_says_in_tables_what_one_bar_would(browser: Any, tmp_path: Path) -> None:
     html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1)
     opened = Opened(browser, html)
