@@ -27,6 +27,11 @@ Shape (every field optional; unknown fields are refused at every depth)::
       spend = 0.2                     chance a session spends currency
       spend_share = 0.5               the share of each currency's balance a spend takes (0 to 1)
       claims = 0.9                    chance a session claims the player's pending gifts and grants
+      reward_return = 0               how a player comes back by what it got (docs/simulation.md#the-
+      setback_return = 0              behaviour-model): a reward raises, a setback lowers its sessions;
+      churn_below = 0                 below this level as a day ends, it leaves the game
+      price_response = 0              an offer's chance times (reference / price) to this power (0 to 10)
+      wealth_response = 0             and times (balance / price) to this power (0 to 10)
 
     [events.<key>]                    an event's score range; default: from the manifest (below)
       worst = 0                       the score of a player of skill 0
@@ -37,16 +42,23 @@ Shape (every field optional; unknown fields are refused at every depth)::
       best = 1000                     range (default 0 to 1,000, reversed on an ``asc`` board)
 
     [economy]
-      spend = ["coins"]               the currencies players spend (default: every currency the game
-                                      declares; leave out a progression currency such as xp)
+      spend = ["coins"]               the currencies players spend by their spend chance (default: none;
+                                      the players spend on the offers and the costs the game prices)
 
     [studio]                          what the studio's backend does
       crates = { <crate> = 0.1 }      crates it sends a player per day the player plays; default: 0.1 of
                                       each crate the manifest declares
       login_credit = { <currency> = 20 }  currency it credits a player at its first session of a day
 
-A segment's ``share``, ``sessions_per_day`` and ``score`` are the population's own; the rest are the
-areas'. The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live
+    [studio.offers.<key>]             what the studio's shop sells (livecore/grants/offers.py)
+      price = { coins = 100 }         one currency and its amount
+      gives = [{ type = "crate", key = "bronze-chest", amount = 1 }]  one grant's entries
+      buy = 0.05                      a session's chance to buy it, at reference (default: its price)
+
+A segment's ``share``, ``sessions_per_day``, ``score`` and the ``reward_return``, ``setback_return`` and
+``churn_below`` of the behaviour model (:mod:`livecore.simulation.behaviour`) are the population's own;
+the rest are the areas' (``price_response``, ``wealth_response`` and ``[studio.offers]`` the grants').
+The ``events`` and ``attempts_per_session`` fields of a segment and ``[events]`` are the live
 events' (``livecore/live_events/season.py``), ``[leaderboards]`` the shared boards', ``spend``,
 ``spend_share``, ``[economy]`` and ``[studio] login_credit`` the economy's, ``claims`` the grants'; the
 ``lobbies``, ``teams``, ``friends``, ``gifts``, ``gift``, ``guilds`` and ``crates`` fields and ``[studio]

@@ -204,3 +204,39 @@ def test_the_screenshot_of_a_report_of_the_demo(browser: Any, tmp_path: Path) ->
     economy = str(Path(SHOT).with_name(Path(SHOT).stem + "-economy.png"))
     clip = {"x": 0, "y": top["y"] - 8, "width": 1280, "height": end["y"] - top["y"]}
     page.screenshot(path=economy, clip=clip, full_page=True)
+
+
+@pytest.mark.skipif(not SHOT, reason="screenshots are taken by nox -s screenshots")
+def test_the_screenshot_of_a_cheaper_chest(browser: Any, tmp_path: Path) -> None:
+    """docs/simulation.md's worked example: the shop example against its copy at 80% of the chest's price,
+    on 5 seeds; its differences, the rows that moved first (``-shop``, beside the report's)."""
+    assert SHOT is not None
+    from livecore_server.simulate.run import read_population
+
+    shop = Path(__file__).resolve().parents[2] / "examples" / "shop_price" / "shop.toml"
+    cheaper = tmp_path / "shop-80.toml"
+    cheaper.write_text(shop.read_text().replace("\nprice = { coins = 100 }\n", "\nprice = { coins = 80 }\n"))
+    report = simulate(
+        [("demo.toml", demo_manifest())],
+        [("shop.toml", read_population(shop)), ("shop-80.toml", read_population(cheaper))],
+        players=300,
+        days=14,
+        seed=0,
+        seeds=5,
+        start=datetime(2026, 1, 5, tzinfo=UTC),
+    )
+    _, html = write(report, tmp_path)
+    opened = Opened(browser, html)
+    assert opened.errors == []
+    page = opened.page
+    top = page.locator("#differences").bounding_box()
+    end = page.locator("table.differences").first.bounding_box()
+    assert top is not None and end is not None
+    shot = str(Path(SHOT).with_name(Path(SHOT).stem + "-shop.png"))
+    clip = {
+        "x": 0,
+        "y": top["y"] - 8,
+        "width": 1280,
+        "height": min(1400.0, end["y"] + end["height"] - top["y"] + 16),
+    }
+    page.screenshot(path=shot, clip=clip, full_page=True)

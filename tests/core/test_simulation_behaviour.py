@@ -211,7 +211,7 @@ def test_a_compared_population_prices_its_offers_against_the_base() -> None:
 
 
 def test_a_session_buys_an_offer_with_a_debit_of_its_price_and_a_grant_of_what_it_gives() -> None:
-    sim, played = season(POPULATION + SHOP, days=2)
+    sim, _ = season(POPULATION + SHOP, days=2)
     entries = sim.store.tables_of(EconomyTables).entries
     paid = [e for e in entries if e.note == "offer:chest"]
     assert paid and all(e.delta == -20 and e.reason is Reason.CLIENT_DEBIT for e in paid)  # a platform game
