@@ -150,11 +150,20 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
 
 
 def by_size(rows: Sequence[Row]) -> tuple[list[Row], list[Row]]:
-    """A comparison's rows as its page lists them: those that moved, the largest relative change first
-    (then those without one, the largest change first), and apart those that did not move on any seed."""
+    """A comparison's rows as its page lists them: those that moved, those beyond the seeds' noise first
+    (a designer reads what the change did before what chance did), each the largest relative change
+    first (then those without one, the largest change first), and apart those that did not move on any
+    seed."""
     moved = [r for r in rows if any(c not in (0, None) for c in r["changes"])]
     still = [r for r in rows if not any(c not in (0, None) for c in r["changes"])]
-    moved.sort(key=lambda r: (r["relative"] is None, -abs(r["relative"] or 0), -abs(r["change"] or 0)))
+    moved.sort(
+        key=lambda r: (
+            r["significant"] is False,
+            r["relative"] is None,
+            -abs(r["relative"] or 0),
+            -abs(r["change"] or 0),
+        )
+    )
     return moved, still
 
 

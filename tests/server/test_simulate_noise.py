@@ -174,3 +174,16 @@ def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_no
         ("gems", "minted"),
     ]
     assert [r["metric"] for r in still] == ["sent"]
+
+
+def test_the_page_lists_the_changes_beyond_noise_before_the_larger_ones_within_it() -> None:
+    """A steady +10% on every seed is marked; a +50% that is -50% on another seed is noise: it comes after."""
+    seeds = [
+        [row("economy", "coins", "minted", 100, 110), row("gifts", "", "sent", 10, 25)],
+        [row("economy", "coins", "minted", 100, 110), row("gifts", "", "sent", 10, 5)],
+        [row("economy", "coins", "minted", 100, 110), row("gifts", "", "sent", 10, 20)],
+    ]
+    compared = paired(seeds)
+    moved, _ = by_size(compared)
+    assert [r["significant"] for r in moved] == [True, False]
+    assert abs(moved[1]["relative"]) > abs(moved[0]["relative"])
