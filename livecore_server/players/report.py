@@ -49,7 +49,10 @@ def by_segment(at: Gathering) -> Figures:
         name = member.segment.name
         sessions[name] = sessions.get(name, 0) + member.sessions
         returning[name] = returning.get(name, 0) + (member.last_day >= since)
-    return {"sessions per player": at.per_player(sessions), "returning": at.per_player(returning)}
+    return {
+        "sessions per player": at.per_player(sessions),
+        f"share who played in the last {LAST_DAYS} days": at.per_player(returning),
+    }
 
 
 def tables(section: dict[str, Any]) -> dict[str, Table]:
