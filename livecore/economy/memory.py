@@ -7,7 +7,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 from livecore.economy.store import Ledger
 from livecore.memory.journal import AreaPort
 
@@ -74,6 +74,27 @@ class MemoryLedger(AreaPort[EconomyTables]):
                 key = (e.reason.value, e.resource_key)
                 sums[key] = sums.get(key, 0) + e.delta
         return sums
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        found: dict[tuple[str, str, int], NotedDebits] = {}
+        for e in self._t.entries:
+            if (
+                e.game_id == game_id
+                and e.delta < 0
+                and e.reason in reasons
+                and e.note is not None
+                and e.note.startswith(prefix)
+                and since <= e.created_at < until
+            ):
+                key = (e.note, e.resource_key, -e.delta)
+                before = found.get(key)
+                if before is None:
+                    found[key] = NotedDebits(1, e.created_at)
+                else:
+                    found[key] = NotedDebits(before.count + 1, max(before.last, e.created_at))
+        return found
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         store = self._t

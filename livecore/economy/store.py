@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 
 
 class Ledger(Protocol):
@@ -36,6 +36,13 @@ class Ledger(Protocol):
     ) -> dict[tuple[str, str], int]:
         """(reason, resource key) -> the entries' deltas summed, of a game's entries for one of
         ``reasons`` from ``since`` to before ``until``, in one read."""
+        ...
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        """(note, resource key, amount) -> the debits of a game for one of ``reasons`` whose note starts
+        with ``prefix``, from ``since`` to before ``until``, of that amount (taken), in one read."""
         ...
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.grants.rules import Grant, GrantStatus, GrantWaits
+from livecore.grants.rules import Grant, GrantEntry, GrantStatus, GrantWaits
 from livecore.players.rules import Player
 
 
@@ -37,6 +37,14 @@ class GrantStore(Protocol):
     def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
         """Entry key -> the amount of it the grants of ``kind`` in a game made from ``since`` to before
         ``until`` hold, summed, in one read."""
+        ...
+
+    def latest(
+        self, game_id: str, prefix: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[GrantEntry, ...]]:
+        """Source reference -> the entries of the latest grant of a game made from ``since`` to before
+        ``until`` whose ``source_ref_id`` starts with ``prefix`` (of those made at one instant, the one
+        :func:`~livecore.grants.rules.latest_entries` picks), in one read."""
         ...
 
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:

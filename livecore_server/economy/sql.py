@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, cast
 
 import orjson
 
-from livecore.clock import to_millis
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.clock import from_millis, to_millis
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER, LEDGER_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.sqlport import Insert, SqlPort
@@ -107,6 +107,24 @@ class SqlLedger(SqlPort):
             (game_id, *params, to_millis(since), to_millis(until)),
         )
         return {(reason, key): int(total) for reason, key, total in rows}
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        if not reasons:
+            return {}
+        among, params = self.db.in_list("reason", list(reasons))
+        # A prefix compared as a substring, not a LIKE pattern, whose ``_`` and ``%`` a note may hold.
+        rows = self.db.read(
+            "SELECT note, resource_key, -delta, COUNT(*), MAX(created_at) FROM ledger"
+            f" WHERE game_id = ? AND delta < 0 AND {among} AND substr(note, 1, {len(prefix)}) = ?"
+            " AND created_at >= ? AND created_at < ? GROUP BY note, resource_key, delta",
+            (game_id, *params, prefix, to_millis(since), to_millis(until)),
+        )
+        return {
+            (note, key, int(amount)): NotedDebits(int(count), from_millis(last))
+            for note, key, amount, count, last in rows
+        }
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))

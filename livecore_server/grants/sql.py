@@ -7,10 +7,10 @@ from typing import cast
 
 import orjson
 
-from livecore.clock import to_millis
-from livecore.grants.rules import Grant, GrantStatus, GrantWaits
+from livecore.clock import from_millis, to_millis
+from livecore.grants.rules import Grant, GrantEntry, GrantStatus, GrantWaits, latest_entries
 from livecore.players.rules import Player
-from livecore_server.grants.rows import GRANT, GRANT_COLUMNS
+from livecore_server.grants.rows import GRANT, GRANT_COLUMNS, grant_entry_of
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
 from livecore_server.storage.sqlport import SqlPort
@@ -116,6 +116,23 @@ class SqlGrants(SqlPort):
             for entry in orjson.loads(entries):
                 sums[entry["key"]] = sums.get(entry["key"], 0) + entry["amount"] * count
         return sums
+
+    def latest(
+        self, game_id: str, prefix: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[GrantEntry, ...]]:
+        # A source's grants hold few distinct entry lists (an offer's: what it gives): grouped by their
+        # text, each list is parsed once, with when it was last made. A prefix compared as a substring,
+        # not a LIKE pattern, whose ``_`` and ``%`` a reference may hold.
+        rows = self.db.read(
+            "SELECT source_ref_id, MAX(created_at), CAST(entries AS TEXT) FROM grants WHERE game_id = ?"
+            f" AND substr(source_ref_id, 1, {len(prefix)}) = ? AND created_at >= ? AND created_at < ?"
+            " GROUP BY source_ref_id, CAST(entries AS TEXT)",
+            (game_id, prefix, to_millis(since), to_millis(until)),
+        )
+        return latest_entries(
+            (source, from_millis(at), tuple(grant_entry_of(e) for e in orjson.loads(entries)))
+            for source, at, entries in rows
+        )
 
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
         end = to_millis(until)
