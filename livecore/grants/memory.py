@@ -81,9 +81,14 @@ class MemoryGrants(AreaPort[GrantTables]):
         ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
-    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+    def made(
+        self, game_id: str, kind: str, since: datetime, until: datetime, except_source: str | None = None
+    ) -> dict[str, int]:
         sums: dict[str, int] = {}
         for g in self._t.grants.values():
+            source = g.source_ref_id or ""
+            if except_source is not None and source.startswith(except_source):
+                continue
             if g.game_id == game_id and g.kind == kind and since <= g.created_at < until:
                 for entry in g.entries:
                     sums[entry.key] = sums.get(entry.key, 0) + entry.amount

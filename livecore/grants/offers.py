@@ -38,14 +38,14 @@ from livecore.grants.api import RewardEntry
 from livecore.grants.rules import GrantKind, kind_holding, validate_entries
 from livecore.section import is_int
 from livecore.simulation.fields import CHANCE, Problems, key, table, unknown, value, written
-from livecore.simulation.part import FitPeriod, Member, Play, Played, PopulationTable, Rate
+from livecore.simulation.part import OFFER, FitPeriod, Member, Play, Played, PopulationTable, Rate
 
 #: How a session's chance to buy an offer follows its price: times ``(reference / price)`` to this power.
 PRICE_RESPONSE = Rate("price_response", 0.0, bounds=(0.0, 10.0))
 #: How it follows the player's balance: times ``(balance / price)`` to this power.
 WEALTH_RESPONSE = Rate("wealth_response", 0.0, bounds=(0.0, 10.0))
 #: The reason of an offer's debit, before its key: the report's sink of the offer.
-REASON = "offer:"
+REASON = OFFER
 _PRICE = (1, 10**12)
 
 

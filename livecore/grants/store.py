@@ -34,9 +34,12 @@ class GrantStore(Protocol):
         """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
         ...
 
-    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+    def made(
+        self, game_id: str, kind: str, since: datetime, until: datetime, except_source: str | None = None
+    ) -> dict[str, int]:
         """Entry key -> the amount of it the grants of ``kind`` in a game made from ``since`` to before
-        ``until`` hold, summed, in one read."""
+        ``until`` hold (but those whose ``source_ref_id`` starts with ``except_source``), summed, in one
+        read."""
         ...
 
     def latest(

@@ -329,6 +329,11 @@ class Driver:
 #: ``score``): the sum of its scores placed on their ranges (0 worst, 1 best), and how many there were.
 SKILL = "skill"
 SKILL_COUNT = "skilled"
+#: The start of what records a sale of the studio's offers (:mod:`livecore.grants.offers`): its debit's
+#: note and its grant's ``source_ref_id`` are ``offer:<key>``. The offers are fitted from them, and the
+#: spends and the crates the studio's backend sent are fitted without them, so a season played from the
+#: fit does not sell them twice.
+OFFER = "offer:"
 
 
 @attrs.frozen

@@ -41,6 +41,8 @@ buy = 0.05
 #: How far the players' sessions fitted may be from those played (relative): told from those on record
 #: as a segment's ``sessions_per_day`` is, they come within half a percent here.
 SESSIONS = 0.02
+#: How far the crates sent a day played may be from those played: test_simulation_fitting.py's.
+CRATES_SENT = 0.05
 
 
 def test_a_season_played_with_offers_fits_them_back_within_tolerances() -> None:
@@ -65,6 +67,11 @@ def test_a_season_played_with_offers_fits_them_back_within_tolerances() -> None:
         # standard errors (and the sessions' estimate).
         error = 3 * math.sqrt(offer.buy * (1 - offer.buy) / sessions)
         assert abs(found.buy - offer.buy) <= error + SESSIONS * offer.buy, (name, found.buy, offer.buy)
+    # A sale is neither a spend nor a crate the studio's backend sent: the population spends nothing
+    # (``[economy] spend`` left out) and the backend sends a chest on half the days played.
+    assert "economy" not in fitted.tables
+    assert all(segment.rates["spend"] == 0 for segment in fitted.segments)
+    assert abs(fitted.studio.rates["crates"]["chest"] - 0.5) <= CRATES_SENT
     again = parse_population(write_population(fitted))
     assert again.table(OFFERS) == offers
     assert again == fitted

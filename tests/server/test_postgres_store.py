@@ -1135,7 +1135,7 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
 def test_an_offers_sales_and_the_grants_made_for_them_read_alike_on_every_store(events: Twin) -> None:
     """The debits whose note starts with a prefix, by note, resource and amount (how many, the last),
     and the latest grant's entries by a source reference that starts with it: what an offer is fitted
-    from (livecore/grants/offers.py)."""
+    from (livecore/grants/offers.py); and the spends' and the grants' reads without them."""
     twin = events
     game_id = twin.scope.game_id
     _credited(twin, "a", "b")
@@ -1213,6 +1213,25 @@ def test_an_offers_sales_and_the_grants_made_for_them_read_alike_on_every_store(
     assert made == {"offer:chest": (coins,), "offer:gem_pack": (attrs.evolve(coins, amount=2),)}
     assert twin.read(lambda tx: tx.grants.latest(game_id, "offer_", since, until)) == {}
     assert twin.read(lambda tx: tx.grants.latest(game_id, "offer:", until, until)) == {}
+
+    # The spends and the grants made, but the sales' (a note or a source reference of none is kept).
+    # a's two debits of one instant (3 of 90 coins, then 3 of 87; summed in another order by each store).
+    debits = twin.read(
+        lambda tx: {
+            p: (d.moments, d.entries, round(d.share_sum, 12))
+            for p, d in tx.ledger.debits(game_id, spending, since, until, "offer:").items()
+        }
+    )
+    assert debits == {twin.read(lambda tx: twin.player(tx, "a").id): (1, 2, round(3 / 90 + 3 / 87, 12))}
+    assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, since, until, "offer:")) == {
+        ("client_debit", "coins"): -6
+    }
+    assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, since, until)) == {
+        ("client_debit", "coins"): -28,
+        ("server_debit", "coins"): -10,
+    }
+    assert twin.read(lambda tx: tx.grants.made(game_id, "reward", since, until, "offer:")) == {"coins": 18}
+    assert twin.read(lambda tx: tx.grants.made(game_id, "reward", since, until)) == {"coins": 36}
 
 
 @pytest.fixture
