@@ -12,6 +12,7 @@ from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
 from livecore.grants.api import RewardEntry
 from livecore.simulation.part import (
+    OFFER,
     Driver,
     Fit,
     FitPeriod,
@@ -33,10 +34,11 @@ def _declared(settings: GameSettings) -> list[str]:
 
 
 def _fit_sent(tx: Any, period: FitPeriod, played: Played) -> dict[str, float]:
-    """Each crate sent in the period (the crate grants' crates), per day played."""
+    """Each crate sent in the period (the crate grants' crates, but those of the offers' sales), per day
+    played."""
     if played.days_played <= 0:
         return {}
-    made = tx.grants.made(period.game_id, str(CRATE), period.since, period.until)
+    made = tx.grants.made(period.game_id, str(CRATE), period.since, period.until, OFFER)
     return {key: amount / played.days_played for key, amount in made.items() if amount > 0}
 
 

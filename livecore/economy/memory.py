@@ -7,7 +7,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 from livecore.economy.store import Ledger
 from livecore.memory.journal import AreaPort
 
@@ -49,12 +49,17 @@ class MemoryLedger(AreaPort[EconomyTables]):
         ]
 
     def debits(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[str, DebitTally]:
         moments: dict[str, set[datetime]] = {}
         counts: dict[str, list[float]] = {}  # -> entries, share sum, inverse sum
         for e in self._t.entries:
-            if e.game_id == game_id and e.delta < 0 and e.reason in reasons and since <= e.created_at < until:
+            if e.delta < 0 and _among(e, game_id, reasons, since, until, except_noted):
                 moments.setdefault(e.player_id, set()).add(e.created_at)
                 tally = counts.setdefault(e.player_id, [0, 0.0, 0.0])
                 tally[0] += 1
@@ -66,14 +71,34 @@ class MemoryLedger(AreaPort[EconomyTables]):
         }
 
     def moved(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[tuple[str, str], int]:
         sums: dict[tuple[str, str], int] = {}
         for e in self._t.entries:
-            if e.game_id == game_id and e.reason in reasons and since <= e.created_at < until:
+            if _among(e, game_id, reasons, since, until, except_noted):
                 key = (e.reason.value, e.resource_key)
                 sums[key] = sums.get(key, 0) + e.delta
         return sums
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        found: dict[tuple[str, str, int], NotedDebits] = {}
+        for e in self._t.entries:
+            note = e.note or ""
+            if note.startswith(prefix) and e.delta < 0 and _among(e, game_id, reasons, since, until, None):
+                key = (note, e.resource_key, -e.delta)
+                before = found.get(key)
+                if before is None:
+                    found[key] = NotedDebits(1, e.created_at)
+                else:
+                    found[key] = NotedDebits(before.count + 1, max(before.last, e.created_at))
+        return found
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         store = self._t
@@ -84,6 +109,21 @@ class MemoryLedger(AreaPort[EconomyTables]):
             self._tx.drop(store.holdings, (pid, key))
         for key, held in holdings.items():
             self._tx.put(store.holdings, (to_id, key), held)
+
+
+def _among(
+    e: LedgerEntry,
+    game_id: str,
+    reasons: Sequence[str],
+    since: datetime,
+    until: datetime,
+    except_noted: str | None,
+) -> bool:
+    """Whether a fitting's read counts the entry: a game's, for one of ``reasons``, in the period, and
+    not noted with ``except_noted`` first."""
+    if e.game_id != game_id or e.reason not in reasons or not since <= e.created_at < until:
+        return False
+    return except_noted is None or e.note is None or not e.note.startswith(except_noted)
 
 
 def _implements_the_port(port: MemoryLedger) -> Ledger:

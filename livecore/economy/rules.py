@@ -118,6 +118,15 @@ class DebitTally:
     inverse_sum: float = 0.0
 
 
+@attrs.frozen
+class NotedDebits:
+    """A game's debits of one amount of a resource with one note in a period, in aggregate
+    (:mod:`livecore.simulation.fitting`: an offer's sales): how many, and when the last was."""
+
+    count: int
+    last: datetime
+
+
 def is_platform_managed(game: Game) -> bool:
     return game.settings.economy is Economy.PLATFORM
 

@@ -17,6 +17,7 @@ from livecore.games import Economy, GameSettings, ResourceType
 from livecore.section import KEY_PATTERN
 from livecore.simulation.fields import Problems, table, unknown
 from livecore.simulation.part import (
+    OFFER,
     Driver,
     Fit,
     FitPeriod,
@@ -61,9 +62,9 @@ def _check(found: tuple[str, ...], settings: GameSettings, problems: Problems) -
 
 
 def _fit_spent(tx: Any, period: FitPeriod, played: Played) -> tuple[str, ...] | None:
-    """The currencies players spent in the period (a spend's debits), in the game's order; None where
-    none was spent."""
-    debited = tx.ledger.moved(period.game_id, _SPENDING, period.since, period.until)
+    """The currencies players spent in the period (a spend's debits; an offer's sale is not one), in the
+    game's order; None where none was spent."""
+    debited = tx.ledger.moved(period.game_id, _SPENDING, period.since, period.until, OFFER)
     found = {key for (_, key), total in debited.items() if total < 0}
     spent = tuple(key for key in _currencies(period.settings) if key in found)
     return spent or None
@@ -154,7 +155,8 @@ _SPENDING = (Reason.CLIENT_DEBIT.value, Reason.SERVER_DEBIT.value)
 
 
 def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
-    debits = tx.ledger.debits(period.game_id, _SPENDING, period.since, period.until)
+    """Each player's spends: its debits, but the offers' sales (fitted as the offers' ``buy``)."""
+    debits = tx.ledger.debits(period.game_id, _SPENDING, period.since, period.until, OFFER)
     return {
         p: {"spends": d.moments, "debits": d.entries, "share": d.share_sum, "inverse": d.inverse_sum}
         for p, d in debits.items()

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 
 
 class Ledger(Protocol):
@@ -25,17 +25,35 @@ class Ledger(Protocol):
     def entries(self, player_id: str, key: str | None = None) -> list[LedgerEntry]: ...
 
     def debits(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[str, DebitTally]:
         """Player id -> its debits of a game for one of ``reasons`` from ``since`` to before ``until``,
-        tallied, in one read."""
+        but those whose note starts with ``except_noted``, tallied, in one read."""
         ...
 
     def moved(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[tuple[str, str], int]:
         """(reason, resource key) -> the entries' deltas summed, of a game's entries for one of
-        ``reasons`` from ``since`` to before ``until``, in one read."""
+        ``reasons`` from ``since`` to before ``until``, but those whose note starts with
+        ``except_noted``, in one read."""
+        ...
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        """(note, resource key, amount) -> the debits of a game for one of ``reasons`` whose note starts
+        with ``prefix``, from ``since`` to before ``until``, of that amount (taken), in one read."""
         ...
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.grants.rules import Grant, GrantStatus, GrantWaits
+from livecore.grants.rules import Grant, GrantEntry, GrantStatus, GrantWaits, latest_entries
 from livecore.grants.store import GrantStore
 from livecore.memory.journal import AreaPort
 from livecore.players.rules import Player
@@ -81,13 +81,30 @@ class MemoryGrants(AreaPort[GrantTables]):
         ]
         return sorted(mine, key=lambda g: (g.created_at, g.id))
 
-    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+    def made(
+        self, game_id: str, kind: str, since: datetime, until: datetime, except_source: str | None = None
+    ) -> dict[str, int]:
         sums: dict[str, int] = {}
         for g in self._t.grants.values():
+            source = g.source_ref_id or ""
+            if except_source is not None and source.startswith(except_source):
+                continue
             if g.game_id == game_id and g.kind == kind and since <= g.created_at < until:
                 for entry in g.entries:
                     sums[entry.key] = sums.get(entry.key, 0) + entry.amount
         return sums
+
+    def latest(
+        self, game_id: str, prefix: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[GrantEntry, ...]]:
+        return latest_entries(
+            (g.source_ref_id, g.created_at, g.entries)
+            for g in self._t.grants.values()
+            if g.game_id == game_id
+            and g.source_ref_id is not None
+            and g.source_ref_id.startswith(prefix)
+            and since <= g.created_at < until
+        )
 
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
         tallies: dict[str, list[float]] = {}  # -> made, taken, at once, seconds waited

@@ -31,20 +31,21 @@ from typing import Any
 import attrs
 
 from livecore.economy.memory import EconomyTables
+from livecore.economy.rules import NotedDebits, Reason
 from livecore.errors import LivecoreError
 from livecore.games import Economy, Game, GameSettings, ResourceType
 from livecore.grants.api import RewardEntry
 from livecore.grants.rules import GrantKind, kind_holding, validate_entries
 from livecore.section import is_int
 from livecore.simulation.fields import CHANCE, Problems, key, table, unknown, value, written
-from livecore.simulation.part import Member, Play, PopulationTable, Rate
+from livecore.simulation.part import OFFER, FitPeriod, Member, Play, Played, PopulationTable, Rate
 
 #: How a session's chance to buy an offer follows its price: times ``(reference / price)`` to this power.
 PRICE_RESPONSE = Rate("price_response", 0.0, bounds=(0.0, 10.0))
 #: How it follows the player's balance: times ``(balance / price)`` to this power.
 WEALTH_RESPONSE = Rate("wealth_response", 0.0, bounds=(0.0, 10.0))
 #: The reason of an offer's debit, before its key: the report's sink of the offer.
-REASON = "offer:"
+REASON = OFFER
 _PRICE = (1, 10**12)
 
 
@@ -190,8 +191,57 @@ def _against(offers: Mapping[str, Offer] | None, base: Mapping[str, Offer] | Non
     return out
 
 
+#: The reasons of an offer's debit: the player's own (a platform-managed game), the backend's for it.
+_SALES = (Reason.CLIENT_DEBIT.value, Reason.SERVER_DEBIT.value)
+
+
+def _fit(tx: Any, period: FitPeriod, played: Played) -> dict[str, Offer] | None:
+    """The offers sold in the period (docs/simulation.md#fitting-a-population), in the order of their
+    keys: each from its sales (the debits whose note is its reason) and the grants made for them (whose
+    ``source_ref_id`` is its reason). Its currency is the one most of its debits took, its price the
+    amount the latest of those took (a price changed in the period is fitted at its latest), what it
+    gives the entries of the latest grant made for it; ``buy`` is its sales per session the players
+    played: the chance per session at ``price_response`` and ``wealth_response`` 0, which are not
+    fitted. An offer with no grant on record, or that the game would refuse (its key, its currency,
+    what it gives), is left out; None where none is left."""
+    if played.sessions <= 0:
+        return None
+    game_id, since, until = period.game_id, period.since, period.until
+    sales = tx.ledger.noted(game_id, _SALES, REASON, since, until)
+    made = tx.grants.latest(game_id, REASON, since, until)
+    by_offer: dict[str, dict[tuple[str, int], NotedDebits]] = {}
+    for (note, currency, amount), found in sales.items():
+        by_offer.setdefault(note[len(REASON) :], {})[currency, amount] = found
+    offers: dict[str, Offer] = {}
+    for name, prices in sorted(by_offer.items()):
+        gives = made.get(f"{REASON}{name}")
+        if gives is None or not key(name, name, {}):
+            continue
+        taken: dict[str, int] = {}
+        for (currency, _), found in prices.items():
+            taken[currency] = taken.get(currency, 0) + found.count
+        currency = max(sorted(taken), key=taken.__getitem__)
+        _, price = max((found.last, amount) for (c, amount), found in prices.items() if c == currency)
+        buy = sum(taken.values()) / played.sessions
+        offers[name] = Offer(
+            key=name,
+            currency=currency,
+            price=price,
+            gives=tuple(RewardEntry(type=e.type, key=e.key, amount=e.amount) for e in gives),
+            buy=min(1.0, float(f"{buy:.4g}")),
+        )
+    problems: Problems = {}
+    _check(offers, period.settings, problems)
+    kept = {
+        name: o
+        for name, o in offers.items()
+        if not any(p.startswith(f"studio.offers.{name}.") for p in problems)
+    }
+    return kept or None
+
+
 #: ``[studio.offers.<key>]``: the studio's offers.
-OFFERS = PopulationTable("offers", _parse, _check, write=_write, studio=True, against=_against)
+OFFERS = PopulationTable("offers", _parse, _check, fit=_fit, write=_write, studio=True, against=_against)
 
 
 class Shop:

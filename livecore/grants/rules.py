@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import builtins
 import enum
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -135,6 +136,20 @@ class GrantWaits:
     taken: int
     at_once: int
     waited_days: float
+
+
+def latest_entries(
+    found: Iterable[tuple[str, datetime, tuple[GrantEntry, ...]]],
+) -> dict[str, tuple[GrantEntry, ...]]:
+    """Source reference -> the entries of its latest grant, from ``(source_ref_id, made at, entries)``
+    (:meth:`~livecore.grants.store.GrantStore.latest`); of grants made at the same instant, the one whose
+    entries come last as JSON with sorted keys, so every store picks the same."""
+    best: dict[str, tuple[datetime, str, tuple[GrantEntry, ...]]] = {}
+    for source, at, entries in found:
+        order = json.dumps([entry_payload(e) for e in entries], sort_keys=True)
+        if source not in best or (at, order) > best[source][:2]:
+            best[source] = (at, order, entries)
+    return {source: entries for source, (_, _, entries) in sorted(best.items())}
 
 
 # (status, trigger) -> next status. A missing pair is a refusal (see ``_refusal``); an ack of a claimed

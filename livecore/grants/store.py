@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from livecore.grants.rules import Grant, GrantStatus, GrantWaits
+from livecore.grants.rules import Grant, GrantEntry, GrantStatus, GrantWaits
 from livecore.players.rules import Player
 
 
@@ -34,9 +34,20 @@ class GrantStore(Protocol):
         """The player's grants whose ``sourceRefId`` is ``source_ref_id`` (an attempt's), oldest first."""
         ...
 
-    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+    def made(
+        self, game_id: str, kind: str, since: datetime, until: datetime, except_source: str | None = None
+    ) -> dict[str, int]:
         """Entry key -> the amount of it the grants of ``kind`` in a game made from ``since`` to before
-        ``until`` hold, summed, in one read."""
+        ``until`` hold (but those whose ``source_ref_id`` starts with ``except_source``), summed, in one
+        read."""
+        ...
+
+    def latest(
+        self, game_id: str, prefix: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[GrantEntry, ...]]:
+        """Source reference -> the entries of the latest grant of a game made from ``since`` to before
+        ``until`` whose ``source_ref_id`` starts with ``prefix`` (of those made at one instant, the one
+        :func:`~livecore.grants.rules.latest_entries` picks), in one read."""
         ...
 
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:

@@ -160,7 +160,8 @@ def fit_population(
             }
         )
     asked, segments = segments, _fewer(len(players), segments)
-    tables, studio = _tables(tx, period, [players[i] for i in sorted(players)])
+    gap = counted.gap.total_seconds() / _DAY
+    tables, studio = _tables(tx, period, [players[i] for i in sorted(players)], gap)
     period = attrs.evolve(period, tables=tables)
     done("tables")
     for index, (_, fit) in enumerate(fits):
@@ -176,7 +177,7 @@ def fit_population(
     features = _features(rows, fits)
     clusters = _cluster(features, segments)
     done("clusters")
-    population = _population(rows, clusters, segments, period, fits, counted.gap.total_seconds() / _DAY)
+    population = _population(rows, clusters, segments, period, fits, gap)
     population = attrs.evolve(population, tables=tables, studio=Studio(studio))
     done("segments")
     warning = _too_few(len(rows), asked, segments)
@@ -211,11 +212,13 @@ def _too_few(players: int, asked: int, fitted: int) -> str | None:
 
 
 def _tables(
-    tx: Any, period: FitPeriod, rows: Sequence[_Player]
+    tx: Any, period: FitPeriod, rows: Sequence[_Player], gap: float
 ) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
     """The population's tables and ``[studio]`` tables the parts fit, by name; a table the period cannot
-    tell is left out."""
-    played = Played(len(rows), sum(_days_played(p) for p in rows))
+    tell is left out. The players' sessions are those they played, each player's as a segment's
+    ``sessions_per_day`` is told from those on record (:func:`_sessions_per_day`)."""
+    sessions = sum(_sessions_per_day(_rate(p), gap) * p.days + p.opened for p in rows)
+    played = Played(len(rows), sum(_days_played(p) for p in rows), sessions)
     tables: dict[str, Any] = {}
     studio: dict[str, dict[str, float]] = {}
     for part in period.parts:

@@ -329,6 +329,11 @@ class Driver:
 #: ``score``): the sum of its scores placed on their ranges (0 worst, 1 best), and how many there were.
 SKILL = "skill"
 SKILL_COUNT = "skilled"
+#: The start of what records a sale of the studio's offers (:mod:`livecore.grants.offers`): its debit's
+#: note and its grant's ``source_ref_id`` are ``offer:<key>``. The offers are fitted from them, and the
+#: spends and the crates the studio's backend sent are fitted without them, so a season played from the
+#: fit does not sell them twice.
+OFFER = "offer:"
 
 
 @attrs.frozen
@@ -365,10 +370,13 @@ class Played:
     """The players a population is fitted on, as a table's fit reads them: how many, and the days they
     played in the period, summed over them. A day played is one with a session; the record tells how many
     sessions, not on what days, so a player's sessions are taken to come at random times, as a season's
-    do: ``n`` of them over ``d`` days leave a day without one by ``(1 - 1/d)^n``."""
+    do: ``n`` of them over ``d`` days leave a day without one by ``(1 - 1/d)^n``. ``sessions``: the
+    sessions they played in the period, summed (each player's told from those on record as a segment's
+    ``sessions_per_day`` is); 0 where the caller does not tell."""
 
     players: int
     days_played: float
+    sessions: float = 0.0
 
 
 @attrs.frozen

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, cast
 
 import orjson
 
-from livecore.clock import to_millis
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry
+from livecore.clock import from_millis, to_millis
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits
 from livecore_server.economy.rows import HOLDING_COLUMNS, LEDGER, LEDGER_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
-from livecore_server.storage.sqlport import Insert, SqlPort
+from livecore_server.storage.sqlport import Insert, SqlPort, prefixed
 
 if TYPE_CHECKING:
     pass
@@ -78,35 +78,76 @@ class SqlLedger(SqlPort):
         return [LEDGER_COLUMNS.of(r) for r in self.db.read(query + " ORDER BY seq", params)]
 
     def debits(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[str, DebitTally]:
         if not reasons:
             return {}
-        among, params = self.db.in_list("reason", list(reasons))
+        among, params = self._among(game_id, reasons, since, until, except_noted)
         rows = self.db.read(
             "SELECT player_id, COUNT(DISTINCT created_at), COUNT(*),"
             " SUM(-delta * 1.0 / (balance_after - delta)), SUM(1.0 / (balance_after - delta))"
-            f" FROM ledger WHERE game_id = ? AND delta < 0 AND {among} AND created_at >= ? AND created_at < ?"
-            " GROUP BY player_id",
-            (game_id, *params, to_millis(since), to_millis(until)),
+            f" FROM ledger WHERE delta < 0 AND {among} GROUP BY player_id",
+            params,
         )
         return {
             p: DebitTally(moments, n, float(share), float(inverse)) for p, moments, n, share, inverse in rows
         }
 
     def moved(
-        self, game_id: str, reasons: Sequence[str], since: datetime, until: datetime
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None = None,
     ) -> dict[tuple[str, str], int]:
         if not reasons:
             return {}
-        among, params = self.db.in_list("reason", list(reasons))
+        among, params = self._among(game_id, reasons, since, until, except_noted)
         rows = self.db.read(
-            "SELECT reason, resource_key, SUM(delta)"
-            f" FROM ledger WHERE game_id = ? AND {among} AND created_at >= ? AND created_at < ?"
+            f"SELECT reason, resource_key, SUM(delta) FROM ledger WHERE {among}"
             " GROUP BY reason, resource_key",
-            (game_id, *params, to_millis(since), to_millis(until)),
+            params,
         )
         return {(reason, key): int(total) for reason, key, total in rows}
+
+    def noted(
+        self, game_id: str, reasons: Sequence[str], prefix: str, since: datetime, until: datetime
+    ) -> dict[tuple[str, str, int], NotedDebits]:
+        if not reasons:
+            return {}
+        among, params = self._among(game_id, reasons, since, until, None)
+        rows = self.db.read(
+            "SELECT note, resource_key, -delta, COUNT(*), MAX(created_at) FROM ledger"
+            f" WHERE delta < 0 AND {among} AND {prefixed('note', prefix)} GROUP BY note, resource_key, delta",
+            (*params, prefix),
+        )
+        return {
+            (note, key, int(amount)): NotedDebits(int(count), from_millis(last))
+            for note, key, amount, count, last in rows
+        }
+
+    def _among(
+        self,
+        game_id: str,
+        reasons: Sequence[str],
+        since: datetime,
+        until: datetime,
+        except_noted: str | None,
+    ) -> tuple[str, tuple[object, ...]]:
+        """The condition a fitting's read counts an entry by (a game's, for one of ``reasons`` (not
+        empty), in the period, not noted with ``except_noted`` first), and its parameters."""
+        among, params = self.db.in_list("reason", list(reasons))
+        where = f"game_id = ? AND {among} AND created_at >= ? AND created_at < ?"
+        found = (game_id, *params, to_millis(since), to_millis(until))
+        if except_noted is None:
+            return where, found
+        return f"{where} AND {prefixed('note', except_noted, unless=True)}", (*found, except_noted)
 
     def move(self, from_id: str, to_id: str, holdings: dict[str, Holding]) -> None:
         self.db.change("ledger", "UPDATE ledger SET player_id = ? WHERE player_id = ?", (to_id, from_id))

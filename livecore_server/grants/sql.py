@@ -7,13 +7,13 @@ from typing import cast
 
 import orjson
 
-from livecore.clock import to_millis
-from livecore.grants.rules import Grant, GrantStatus, GrantWaits
+from livecore.clock import from_millis, to_millis
+from livecore.grants.rules import Grant, GrantEntry, GrantStatus, GrantWaits, latest_entries
 from livecore.players.rules import Player
-from livecore_server.grants.rows import GRANT, GRANT_COLUMNS
+from livecore_server.grants.rows import GRANT, GRANT_COLUMNS, grant_entry_of
 from livecore_server.storage.read_ahead import MISSING
 from livecore_server.storage.rows import ms
-from livecore_server.storage.sqlport import SqlPort
+from livecore_server.storage.sqlport import SqlPort, prefixed
 
 INSERT_GRANT = GRANT.insert
 
@@ -103,19 +103,42 @@ class SqlGrants(SqlPort):
         )
         return [GRANT_COLUMNS.of(r) for r in rows]
 
-    def made(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, int]:
+    def made(
+        self, game_id: str, kind: str, since: datetime, until: datetime, except_source: str | None = None
+    ) -> dict[str, int]:
         # Grants of a kind hold few distinct entry lists (a crate grant: one crate, one amount): grouped by
         # their text, each list is parsed once, not once a grant.
+        unless = ""
+        params: tuple[str, ...] = ()
+        if except_source is not None:
+            unless = f" AND {prefixed('source_ref_id', except_source, unless=True)}"
+            params = (except_source,)
         rows = self.db.read(
             "SELECT CAST(entries AS TEXT), COUNT(*) FROM grants WHERE game_id = ? AND kind = ?"
-            " AND created_at >= ? AND created_at < ? GROUP BY CAST(entries AS TEXT)",
-            (game_id, kind, to_millis(since), to_millis(until)),
+            f" AND created_at >= ? AND created_at < ?{unless} GROUP BY CAST(entries AS TEXT)",
+            (game_id, kind, to_millis(since), to_millis(until), *params),
         )
         sums: dict[str, int] = {}
         for entries, count in rows:
             for entry in orjson.loads(entries):
                 sums[entry["key"]] = sums.get(entry["key"], 0) + entry["amount"] * count
         return sums
+
+    def latest(
+        self, game_id: str, prefix: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[GrantEntry, ...]]:
+        # A source's grants hold few distinct entry lists (an offer's: what it gives): grouped by their
+        # text, each list is parsed once, with when it was last made.
+        rows = self.db.read(
+            "SELECT source_ref_id, MAX(created_at), CAST(entries AS TEXT) FROM grants WHERE game_id = ?"
+            f" AND {prefixed('source_ref_id', prefix)} AND created_at >= ? AND created_at < ?"
+            " GROUP BY source_ref_id, CAST(entries AS TEXT)",
+            (game_id, prefix, to_millis(since), to_millis(until)),
+        )
+        return latest_entries(
+            (source, from_millis(at), tuple(grant_entry_of(e) for e in orjson.loads(entries)))
+            for source, at, entries in rows
+        )
 
     def waits(self, game_id: str, kind: str, since: datetime, until: datetime) -> dict[str, GrantWaits]:
         end = to_millis(until)

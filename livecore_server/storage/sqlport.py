@@ -231,6 +231,13 @@ class SqlTransaction:
         raise NotImplementedError
 
 
+def prefixed(column: str, prefix: str, *, unless: bool = False) -> str:
+    """A condition that ``column`` starts with ``prefix``, its one parameter; with ``unless``, that it
+    does not (a NULL does not). Compared as a substring, not a LIKE pattern, whose ``_`` and ``%`` a
+    value may hold; ``substr`` is SQLite's and PostgreSQL's alike."""
+    return f"COALESCE(substr({column}, 1, {len(prefix)}), '') {'<>' if unless else '='} ?"
+
+
 class SqlPort:
     """A port's statements, run in one transaction."""
 

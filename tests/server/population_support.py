@@ -13,8 +13,11 @@ those after it. A session opens with the presence heartbeat, as a client does; o
 session of a day the studio's backend credits it ``CREDIT`` coins; it plays the event by its ``events``
 chance, ``attempts`` attempts one after the other, each scored near its skill (a score placed on the
 event's default range, 0 to 1,500); sends a coin to one of its two friends (a ring of the players made at
-the start) by its ``gifts`` chance; and spends by its ``spend`` chance the ``spend_share`` of its coins.
-Nothing is drawn but from the seed: the same seed plays the same history.
+the start) by its ``gifts`` chance; buys the studio's gem pack by ``OFFER_BUY`` when it holds its price
+(a debit of ``OFFER_PRICE`` coins with the reason ``offer:gems``, then the studio's backend grants
+``OFFER_GEMS`` gems with that ``sourceRefId``, as livecore/grants/offers.py sells an offer); and spends by
+its ``spend`` chance the ``spend_share`` of its coins. Nothing is drawn but from the seed: the same seed
+plays the same history (the shop's draws from a stream of their own, so the rest is drawn as without it).
 """
 
 from __future__ import annotations
@@ -30,6 +33,13 @@ from tests.conftest import START, World
 
 GAME = "duel"
 CREDIT = 1000
+#: The studio's gem pack: its reason, its price in coins, the gems it gives, a session's chance to buy it.
+#: Its price is a hundredth of a day's credit, so a session is seldom short of it (3 were of 1,281): one
+#: short buys nothing, which the fit reads as a lower chance.
+OFFER = "offer:gems"
+OFFER_PRICE = 10
+OFFER_GEMS = 5
+OFFER_BUY = 0.1
 #: A score's noise around the player's skill, attempt by attempt.
 NOISE = 0.05
 #: The event's default range (livecore.live_events.season.default_scale): 1.5 times its target.
@@ -48,6 +58,9 @@ daily_send_limit = 50
 [games.duel.resources.coins]
 type = "currency"
 giftable = true
+
+[games.duel.resources.gems]
+type = "currency"
 
 [games.duel.events.race]
 name = "Race"
@@ -118,6 +131,9 @@ class Driver:
     ) -> None:
         self.world, self.days = world, days
         self.rng = random.Random(seed)
+        self.shop = random.Random(f"shop:{seed}")
+        self.sessions = 0  # played
+        self.sales = 0  # of the gem pack
         self.players: list[_Player] = []
         self.spends = 0
         for segment in segments:
@@ -182,6 +198,7 @@ class Driver:
 
     async def session(self, player: _Player, day: int) -> None:
         rng, segment = self.rng, player.segment
+        self.sessions += 1
         await self.sdk(player, "/presence", {"status": "playing"})
         if player.credited_day != day:
             player.credited_day = day
@@ -217,6 +234,8 @@ class Driver:
             # Two sessions of a tick (one on record) may pick one friend twice: the second waits out
             # the cooldown, refused, as a client's would be.
             assert status == 201 or body["error"]["code"] == "gift_cooldown", body
+        if self.shop.random() < OFFER_BUY and player.coins >= OFFER_PRICE:
+            await self.sell(player)
         if rng.random() < segment.spend:
             amount = int(player.coins * segment.spend_share)
             if amount > 0:
@@ -224,3 +243,20 @@ class Driver:
                 body = {"amount": amount, "reason": "spend", "idempotencyKey": f"spend-{self.spends}"}
                 await self.sdk(player, "/wallet/coins/debit", body)
                 player.coins -= amount
+
+    async def sell(self, player: _Player) -> None:
+        """The gem pack's sale: the player's debit of its price, then the studio backend's grant."""
+        self.sales += 1
+        key = f"sale-{self.sales}"
+        await self.sdk(
+            player, "/wallet/coins/debit", {"amount": OFFER_PRICE, "reason": OFFER, "idempotencyKey": key}
+        )
+        player.coins -= OFFER_PRICE
+        gems = {"type": "currency", "key": "gems", "amount": OFFER_GEMS}
+        status, body, _ = await self.world.call(
+            "POST",
+            f"/server/v1/players/{player.name}/grants",
+            key=self.server,
+            json={"entries": [gems], "sourceRefId": OFFER, "idempotencyKey": key},
+        )
+        assert status == 201, body

@@ -1,7 +1,7 @@
 """``livecore-server population`` (docs/simulation.md#fitting-from-a-servers-history), on SQLite and on
 PostgreSQL: a known population played through the server on its manual clock
-(tests/server/population_support.py) is fitted back by the command, each segment's share and rates within
-the tolerances below; the file is the same for the same database and arguments, names no player, reads
+(tests/server/population_support.py) is fitted back by the command, each segment's share and rates and the
+studio's offer within the tolerances below; the file is the same for the same database and arguments, names no player, reads
 back and plays in ``simulate``; and each refusal names its option."""
 
 from __future__ import annotations
@@ -17,11 +17,22 @@ import pytest
 from click.testing import CliRunner, Result
 
 from livecore.gifts.season import GIFT, Gifted
+from livecore.grants.offers import OFFERS
 from livecore.simulation.fields import Scale
 from livecore.simulation.population import Segment, parse_population
 from livecore_server.cli import main
 from tests.conftest import BACKENDS, START, World, _pg_key_file, start_world
-from tests.server.population_support import BEST, CREDIT, DUEL, GAME, KNOWN, Driver
+from tests.server.population_support import (
+    BEST,
+    CREDIT,
+    DUEL,
+    GAME,
+    KNOWN,
+    OFFER_BUY,
+    OFFER_GEMS,
+    OFFER_PRICE,
+    Driver,
+)
 
 PLAYERS = 200
 DAYS = 3
@@ -42,6 +53,8 @@ TOLERANCES: dict[str, float] = {
     "spend": 0.05,
     "gifts": 0.06,
     "spend_share": 0.02,
+    "buy": 0.03,  # three standard deviations of a 10% chance over the 1,250-odd sessions
+    "sessions": 0.03,  # relative: the sessions played, told from those on record (0.5% off here)
 }
 
 
@@ -51,6 +64,8 @@ class History:
     home: Path  # the working directory the commands run in (a PostgreSQL database's key file is there)
     names: list[str]  # the players' external ids and names
     ids: list[str]  # their player ids
+    sessions: int  # played
+    sales: int  # of the gem pack
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -77,7 +92,8 @@ def _played(db: str, home: Path) -> History:
             game_id = world.applied["games"][GAME]["id"]
             rows = world.rows("SELECT id, anon_name FROM players WHERE game_id = ?", (game_id,))
             names = [p.name for p in driver.players] + [name for _, name in rows]
-            return History(db, home, names, [player_id for player_id, _ in rows])
+            ids = [player_id for player_id, _ in rows]
+            return History(db, home, names, ids, driver.sessions, driver.sales)
         finally:
             await world.client.close()
 
@@ -114,6 +130,14 @@ def test_a_known_population_played_through_the_server_is_fitted_back(history: Hi
     credit = found.studio.rates["login_credit"]["coins"]
     assert abs(credit - CREDIT) <= TOLERANCES["login_credit"] * CREDIT, found.studio
     assert found.tables["economy"] == ("coins",)
+    # The gem pack, at its price, giving its gems, bought by its chance a session.
+    gems = found.table(OFFERS)["gems"]
+    assert (gems.currency, gems.price, gems.reference) == ("coins", OFFER_PRICE, None)
+    assert [(str(e.type), e.key, e.amount) for e in gems.gives] == [("currency", "gems", OFFER_GEMS)]
+    assert abs(gems.buy - OFFER_BUY) <= TOLERANCES["buy"], gems
+    # Its sales over the sessions told from those on record: the sales over the sessions played.
+    sold = history.sales / history.sessions
+    assert abs(gems.buy - sold) <= TOLERANCES["sessions"] * sold, (gems, sold)
 
 
 def _within(played: object, found: Segment, scale: Scale) -> None:
@@ -233,7 +257,7 @@ def test_a_game_key_several_studios_have_needs_the_studio(tmp_path: Path) -> Non
             apply_manifest(services.store, services.keys, services.runtime, manifest)
     finally:
         services.close()
-    home = History(db, tmp_path, [], [])
+    home = History(db, tmp_path, [], [], 0, 0)
     both = population(home, "--game", GAME)
     assert both.exit_code == 2
     assert "--game: studios north, south each have a game 'duel': choose one with --studio" in both.output
@@ -282,7 +306,7 @@ async def test_the_environment_fitted_by_default_is_live_else_the_one_with_playe
     """As the demo's database right after the README's tour: a handful of players, all in test."""
     if world.on_postgres:
         shutil.copy(_pg_key_file(), tmp_path / "livecore.key")
-    home = History(world.services.config.db, tmp_path, [], [])
+    home = History(world.services.config.db, tmp_path, [], [], 0, 0)
     until = (START + timedelta(days=1)).isoformat()
     for name in ("alice", "bob", "carol"):
         await world.register(name)

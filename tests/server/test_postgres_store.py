@@ -21,7 +21,7 @@ import pytest
 from livecore.clock import ManualClock, to_millis
 from livecore.commands import Runtime
 from livecore.economy.commands import change, server_adjust
-from livecore.economy.rules import DebitTally, Holding, LedgerEntry, Reason, resource
+from livecore.economy.rules import DebitTally, Holding, LedgerEntry, NotedDebits, Reason, resource
 from livecore.events import DEBOUNCE, DomainEvent
 from livecore.friends import commands as friends_cmd
 from livecore.games import Entry, Game, ResourceType, Studio
@@ -1130,6 +1130,108 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
     end = until + timedelta(hours=1)
     assert twin.read(lambda tx: tx.grants.made(game_id, "reward", until, end)) == {"coins": 17}
     assert twin.read(lambda tx: tx.grants.made(game_id, "crate", until, end)) == {}
+
+
+def test_an_offers_sales_and_the_grants_made_for_them_read_alike_on_every_store(events: Twin) -> None:
+    """The debits whose note starts with a prefix, by note, resource and amount (how many, the last),
+    and the latest grant's entries by a source reference that starts with it: what an offer is fitted
+    from (livecore/grants/offers.py); and the spends' and the grants' reads without them."""
+    twin = events
+    game_id = twin.scope.game_id
+    _credited(twin, "a", "b")
+
+    def debit(name: str, amount: int, note: str | None, reason: Reason = Reason.CLIENT_DEBIT) -> None:
+        twin.do(
+            lambda tx, rt: change(
+                tx,
+                rt,
+                twin.scope,
+                twin.game(tx),
+                twin.player(tx, name),
+                resource(twin.game(tx), "coins"),
+                -amount,
+                reason,
+                note=note,
+            )
+        )
+
+    def granted(name: str, amount: int, source: str | None) -> None:
+        coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)
+        twin.do(
+            lambda tx, rt: create_grant(
+                tx,
+                rt,
+                twin.scope,
+                name,
+                kind=GrantKind.REWARD,
+                entries=[coins],
+                expires_at=None,
+                source_kind="studio",
+                source_ref_id=source,
+                metadata=None,
+            )
+        )
+
+    since = T0 + timedelta(minutes=31)
+    debit("a", 10, "offer:chest")
+    granted("a", 5, "offer:chest")
+    debit("b", 10, "offer:chest", Reason.SERVER_DEBIT)  # a studio-managed game's sale
+    granted("b", 5, "offer:chest")
+    debit("a", 3, "other:chest")  # another prefix
+    debit("a", 3, None)
+    granted("a", 9, "studio:chest")
+    granted("a", 9, None)
+    twin.advance(600)
+    debit("a", 8, "offer:chest")  # the price cut: the last sale
+    granted("a", 6, "offer:chest")  # what it gives changed: the latest grant
+    debit("b", 4, "offer:gem_pack")
+    granted("b", 2, "offer:gem_pack")
+    twin.advance(600)
+    until = T0 + timedelta(minutes=51)
+    debit("a", 10, "offer:chest")  # after the period
+    granted("a", 1, "offer:chest")
+    first, last = since, since + timedelta(minutes=10)
+    spending = ["client_debit", "server_debit"]
+
+    sales = twin.read(lambda tx: tx.ledger.noted(game_id, spending, "offer:", since, until))
+    assert sales == {
+        ("offer:chest", "coins", 10): NotedDebits(2, first),
+        ("offer:chest", "coins", 8): NotedDebits(1, last),
+        ("offer:gem_pack", "coins", 4): NotedDebits(1, last),
+    }
+    assert twin.read(lambda tx: tx.ledger.noted(game_id, ["client_debit"], "offer:", since, until)) == {
+        ("offer:chest", "coins", 10): NotedDebits(1, first),
+        ("offer:chest", "coins", 8): NotedDebits(1, last),
+        ("offer:gem_pack", "coins", 4): NotedDebits(1, last),
+    }
+    # A prefix is matched as it is: ``_`` is no wildcard.
+    assert twin.read(lambda tx: tx.ledger.noted(game_id, spending, "offer_", since, until)) == {}
+    assert twin.read(lambda tx: tx.ledger.noted(game_id, [], "offer:", since, until)) == {}
+
+    made = twin.read(lambda tx: tx.grants.latest(game_id, "offer:", since, until))
+    coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=6)
+    assert made == {"offer:chest": (coins,), "offer:gem_pack": (attrs.evolve(coins, amount=2),)}
+    assert twin.read(lambda tx: tx.grants.latest(game_id, "offer_", since, until)) == {}
+    assert twin.read(lambda tx: tx.grants.latest(game_id, "offer:", until, until)) == {}
+
+    # The spends and the grants made, but the sales' (a note or a source reference of none is kept).
+    # a's two debits of one instant (3 of 90 coins, then 3 of 87; summed in another order by each store).
+    debits = twin.read(
+        lambda tx: {
+            p: (d.moments, d.entries, round(d.share_sum, 12))
+            for p, d in tx.ledger.debits(game_id, spending, since, until, "offer:").items()
+        }
+    )
+    assert debits == {twin.read(lambda tx: twin.player(tx, "a").id): (1, 2, round(3 / 90 + 3 / 87, 12))}
+    assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, since, until, "offer:")) == {
+        ("client_debit", "coins"): -6
+    }
+    assert twin.read(lambda tx: tx.ledger.moved(game_id, spending, since, until)) == {
+        ("client_debit", "coins"): -28,
+        ("server_debit", "coins"): -10,
+    }
+    assert twin.read(lambda tx: tx.grants.made(game_id, "reward", since, until, "offer:")) == {"coins": 18}
+    assert twin.read(lambda tx: tx.grants.made(game_id, "reward", since, until)) == {"coins": 36}
 
 
 @pytest.fixture
