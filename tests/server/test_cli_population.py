@@ -1,8 +1,8 @@
 """``livecore-server population`` (docs/simulation.md#fitting-from-a-servers-history), on SQLite and on
 PostgreSQL: a known population played through the server on its manual clock
 (tests/server/population_support.py) is fitted back by the command, each segment's share and rates and the
-studio's offer within the tolerances below; the file is the same for the same database and arguments, names no player, reads
-back and plays in ``simulate``; and each refusal names its option."""
+studio's offer within the tolerances below; the file is the same for the same database and arguments,
+names no player, reads back and plays in ``simulate``; and each refusal names its option."""
 
 from __future__ import annotations
 
