@@ -75,12 +75,17 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
         attempts=_Reads(tallies=lambda *_: attempts),
         gifts=_Reads(sent=lambda *_: gifts),
         ledger=_Reads(
-            debits=lambda *_: debits,
-            moved=lambda *_: {("server_credit", "coins"): 20 * players, ("client_debit", "coins"): -players},
+            debits=lambda *_, **__: debits,
+            moved=lambda *_, **__: {
+                ("server_credit", "coins"): 20 * players,
+                ("client_debit", "coins"): -players,
+            },
+            noted=lambda *_: {},  # the planted history sold no offer
         ),
         grants=_Reads(
             waits=lambda _game, kind, *_: rewards if kind == "reward" else crates,
-            made=lambda *_: {"bronze-chest": players},
+            made=lambda *_, **__: {"bronze-chest": players},
+            latest=lambda *_: {},
         ),
         friends=_Reads(first_day_requests=lambda *_: requests, first_friends=lambda *_: befriended),
         guilds=_Reads(tallies=lambda *_: stints),
