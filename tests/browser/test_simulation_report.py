@@ -212,13 +212,13 @@ def test_the_screenshot_of_a_cheaper_chest(browser: Any, tmp_path: Path) -> None
     on 5 seeds; its differences, the rows that moved first (``-shop``, beside the report's)."""
     assert SHOT is not None
     from livecore_server.simulate.run import read_population
+    from tests.shop_support import SHOP, cheaper
 
-    shop = Path(__file__).resolve().parents[2] / "examples" / "shop_price" / "shop.toml"
-    cheaper = tmp_path / "shop-80.toml"
-    cheaper.write_text(shop.read_text().replace("\nprice = { coins = 100 }\n", "\nprice = { coins = 80 }\n"))
+    copy = tmp_path / "shop-80.toml"
+    copy.write_text(cheaper())
     report = simulate(
         [("demo.toml", demo_manifest())],
-        [("shop.toml", read_population(shop)), ("shop-80.toml", read_population(cheaper))],
+        [("shop.toml", read_population(SHOP)), ("shop-80.toml", read_population(copy))],
         players=300,
         days=14,
         seed=0,

@@ -865,6 +865,25 @@ def test_without_psycopgs_private_sync_the_implicit_transaction_ends_the_public_
 # --- live events: windows, attempts, boards -----------------------------------------------------------
 
 
+def _granted(twin: Twin, name: str, amount: int, source: str | None = None) -> None:
+    """A studio's reward grant of ``amount`` coins to the player, by its source reference."""
+    coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)
+    twin.do(
+        lambda tx, rt: create_grant(
+            tx,
+            rt,
+            twin.scope,
+            name,
+            kind=GrantKind.REWARD,
+            entries=[coins],
+            expires_at=None,
+            source_kind="studio",
+            source_ref_id=source,
+            metadata=None,
+        )
+    )
+
+
 def _credited(twin: Twin, *names: str) -> None:
     for name in names:
 
@@ -1106,27 +1125,10 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
     }
 
     # The entries of the grants of a kind made in the period, summed by key.
-    def granted(name: str, amount: int) -> None:
-        coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)
-        twin.do(
-            lambda tx, rt: create_grant(
-                tx,
-                rt,
-                twin.scope,
-                name,
-                kind=GrantKind.REWARD,
-                entries=[coins],
-                expires_at=None,
-                source_kind="studio",
-                source_ref_id=None,
-                metadata=None,
-            )
-        )
-
     twin.advance(3_600)  # past the period: its grants (the events' rewards) are left out
-    granted("a", 5)
-    granted("b", 5)
-    granted("c", 7)
+    _granted(twin, "a", 5)
+    _granted(twin, "b", 5)
+    _granted(twin, "c", 7)
     end = until + timedelta(hours=1)
     assert twin.read(lambda tx: tx.grants.made(game_id, "reward", until, end)) == {"coins": 17}
     assert twin.read(lambda tx: tx.grants.made(game_id, "crate", until, end)) == {}
@@ -1155,41 +1157,24 @@ def test_an_offers_sales_and_the_grants_made_for_them_read_alike_on_every_store(
             )
         )
 
-    def granted(name: str, amount: int, source: str | None) -> None:
-        coins = Entry(type=ResourceType.CURRENCY, key="coins", amount=amount)
-        twin.do(
-            lambda tx, rt: create_grant(
-                tx,
-                rt,
-                twin.scope,
-                name,
-                kind=GrantKind.REWARD,
-                entries=[coins],
-                expires_at=None,
-                source_kind="studio",
-                source_ref_id=source,
-                metadata=None,
-            )
-        )
-
     since = T0 + timedelta(minutes=31)
     debit("a", 10, "offer:chest")
-    granted("a", 5, "offer:chest")
+    _granted(twin, "a", 5, "offer:chest")
     debit("b", 10, "offer:chest", Reason.SERVER_DEBIT)  # a studio-managed game's sale
-    granted("b", 5, "offer:chest")
+    _granted(twin, "b", 5, "offer:chest")
     debit("a", 3, "other:chest")  # another prefix
     debit("a", 3, None)
-    granted("a", 9, "studio:chest")
-    granted("a", 9, None)
+    _granted(twin, "a", 9, "studio:chest")
+    _granted(twin, "a", 9, None)
     twin.advance(600)
     debit("a", 8, "offer:chest")  # the price cut: the last sale
-    granted("a", 6, "offer:chest")  # what it gives changed: the latest grant
+    _granted(twin, "a", 6, "offer:chest")  # what it gives changed: the latest grant
     debit("b", 4, "offer:gem_pack")
-    granted("b", 2, "offer:gem_pack")
+    _granted(twin, "b", 2, "offer:gem_pack")
     twin.advance(600)
     until = T0 + timedelta(minutes=51)
     debit("a", 10, "offer:chest")  # after the period
-    granted("a", 1, "offer:chest")
+    _granted(twin, "a", 1, "offer:chest")
     first, last = since, since + timedelta(minutes=10)
     spending = ["client_debit", "server_debit"]
 

@@ -6,7 +6,6 @@ predicts (a purchase and the crate it opens are rewards)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,16 +14,7 @@ from click.testing import CliRunner
 from livecore.grants.offers import OFFERS
 from livecore.simulation.population import parse_population
 from livecore_server.cli import main
-
-SHOP = Path(__file__).resolve().parents[2] / "examples" / "shop_price" / "shop.toml"
-PRICE = "price = { coins = 100 }"
-
-
-def cheaper() -> str:
-    """The example's copy, as its comment makes it: one line changed."""
-    text = SHOP.read_text()
-    assert text.count(f"\n{PRICE}\n") == 1
-    return text.replace(f"\n{PRICE}\n", "\nprice = { coins = 80 }\n")
+from tests.shop_support import SHOP, cheaper
 
 
 def row(report: dict[str, Any], section: str, subject: str, metric: str) -> dict[str, Any]:
