@@ -5,6 +5,7 @@ and stats, idempotency records, the outbox with debounce; plus migrations, rollb
 
 from __future__ import annotations
 
+import copy
 import secrets
 import sqlite3
 import threading
@@ -52,7 +53,7 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.areas import storage
 from livecore_server.manifest import parse_manifest
-from livecore_server.storage.postgres import PostgresStore
+from livecore_server.storage.postgres import RETRYABLE, PostgresStore
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS
 from livecore_server.storage.sqlite import SqliteStore
@@ -112,11 +113,27 @@ class Twin:
             [self.sqlite, self.pg] if self.memory is None else [self.sqlite, self.pg, self.memory]
         )
         results = []
-        for store, rt in zip(stores, self.runtimes, strict=True):
-            with store.transaction() as tx:
-                results.append(fn(tx, rt))
+        for i, store in enumerate(stores):
+            results.append(self._once(i, store, fn))
         assert all(result == results[0] for result in results[1:]), results
         return results[1]
+
+    def _once(self, i: int, store: Any, fn: Callable[[Any, Runtime], Any]) -> Any:
+        """``fn`` in one transaction of ``store``, run again from the same randomness when PostgreSQL
+        cancels it: the other tests' transactions on the shared database can conflict with it through
+        SERIALIZABLE's coarse predicate locks, and the store's own run retries so too."""
+        for attempt in range(5):
+            rt = attrs.evolve(self.runtimes[i], rng=copy.deepcopy(self.runtimes[i].rng))
+            try:
+                with store.transaction() as tx:
+                    result = fn(tx, rt)
+            except RETRYABLE:
+                if attempt == 4:
+                    raise
+                continue
+            self.runtimes[i] = rt
+            return result
+        raise AssertionError("unreachable")
 
     def read(self, fn: Callable[[Any], Any]) -> Any:
         return self.do(lambda tx, _rt: fn(tx))
