@@ -1039,6 +1039,12 @@ def _rotation_keys(services: Services, db: str) -> ServerKeys:
     help="When the season starts (UTC).",
 )
 @click.option("--game", default=None, help="The game to play, when the manifest declares several.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Read each of the season's own actions through its wire form, as the server reads a request"
+    " (slower; the report is the same, and an action the wire reads otherwise fails the run).",
+)
 @_area_option(
     "Play a studio's own area, by package name, as serve --area serves it (repeatable; LIVECORE_AREAS:"
     " comma-separated). Areas installed by entry point and those the manifest names in [plugins] areas are"
@@ -1057,6 +1063,7 @@ def simulate(
     expected: tuple[str, ...],
     start: Any,
     game: str | None,
+    check: bool,
     studio_areas: tuple[str, ...],
 ) -> None:
     """Play a seeded population through a manifest's season, embedded, and write its report.
@@ -1156,6 +1163,7 @@ def simulate(
                 game=game,
                 areas=served,
                 seeds=seeds,
+                check=check,
                 sources=Sources(tuple(texts), names, named),
                 on_start=starting,
                 on_day=lambda _: bars[0].update(players),

@@ -14,6 +14,12 @@ transaction the player authenticated and admitted (a banned player's write refus
 handler run; a refusal is raised as the client's exception class (:mod:`livecore.exceptions`), and the
 answer is the model the client's method answers. A simulation makes each call once, so no idempotency
 record is kept: a route that requires a key gets :data:`SIMULATED_KEY`.
+
+A call a builder made (an action, not a hand-made :class:`~livecore.api.call.Call`) is read through its
+wire form only while the simulation is ``checked``, as it is unless a
+:class:`~livecore.simulation.season.Season` plays it: the builder's typed body and query are the models
+the route's handler reads, so a season's own calls skip the round trip; checked, the round trip must give
+them back unchanged (a builder whose body the wire would read otherwise is a bug, raised as one).
 """
 
 from __future__ import annotations
@@ -53,12 +59,18 @@ def _no_key() -> None:
     return None
 
 
-def read(sim: World, call: Call[Any]) -> Read:
+def read(sim: World, call: Call[Any], *, built: bool = False) -> Read:
     """``call`` read as the server reads its request (400 naming each offending field, raised as the
-    client's exception class)."""
+    client's exception class); ``built``: a builder made it, so unless the simulation is ``checked`` its
+    own models are what the route reads."""
     route = call.route
     # A simulated player is its external id (a str subclass): the path holds plain ids, as a URL does.
     params = {name: str(value) for name, value in call.path.items()}
+    if built and not sim.checked and _as_built(call):
+        key = call.idempotency_key
+        if key is None and route.idempotency is Idempotency.REQUIRED:
+            key = SIMULATED_KEY
+        return params, call.body, call.query, key
     try:
         payload, key = wire_body(
             call, _simulated_key if route.idempotency is Idempotency.REQUIRED else _no_key
@@ -68,21 +80,34 @@ def read(sim: World, call: Call[Any]) -> Read:
     except LivecoreError as err:
         # Read before any transaction: translated here, as the transaction translates its refusals.
         raise api_error(err) from None
+    if built and _as_built(call) and (body != call.body or (call.query is not None and query != call.query)):
+        raise TypeError(f"{route.name}: the wire reads the builder's call differently ({call.body!r})")
     return params, body, query, key
 
 
-def send(sim: World, call: Call[T], player: Handle | None = None) -> T:
+def _as_built(call: Call[Any]) -> bool:
+    """Whether the models a builder made are what the server reads of ``call``'s request: not where the
+    route reads its idempotency key from its body, or gives a query the call left out its defaults."""
+    route = call.route
+    return not route.body_idempotency_field and (call.query is not None or route.query is None)
+
+
+def send(sim: World, call: Call[T], player: Handle | None = None, *, built: bool = False) -> T:
     """Run ``call`` as the server runs its request, as ``player`` (its secret is the call's) or, for a
-    route that takes no player, under the key of the route's surface."""
+    route that takes no player, under the key of the route's surface. ``built``: a builder made it
+    (:func:`read`)."""
     route = call.route
     handler = sim.handlers.get(route)
     if handler is None:
         raise TypeError(f"{route.name} has no handler a simulation runs (Area.handlers)")
-    params, body, query, key = read(sim, call)
+    params, body, query, key = read(sim, call, built=built)
     scope = sim.server_scope if route.surface is Surface.SERVER else sim.scope
+    # A builder's ids are those the service answered: only a checked simulation reads them again.
+    check_records = not built or sim.checked
 
     def run(tx: MemoryTransaction, me: Any = None) -> tuple[Any, int]:
-        sim.paths.check_records(route, params)
+        if check_records:
+            sim.paths.check_records(route, params)
         request = Request(route, sim.rt, scope, params, body, query, {}, me, key)
         return answer_of(handler(request, tx), route)
 
@@ -134,7 +159,7 @@ def player_method(
 
     def method(self: Actions, /, *args: P.args, **kwargs: P.kwargs) -> T:
         player = self._player
-        return send(player.sim, build(self, player.external_id, *args, **kwargs), player)
+        return send(player.sim, build(self, player.external_id, *args, **kwargs), player, built=True)
 
     return present(method, build, drop=1)
 
@@ -145,6 +170,6 @@ def server_method(
     """The studio's action (or a client key's read) for a builder: the same parameters and answer."""
 
     def method(self: ServerActions, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        return send(self._sim, build(self, *args, **kwargs))
+        return send(self._sim, build(self, *args, **kwargs), built=True)
 
     return present(method, build)

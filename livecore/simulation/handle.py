@@ -50,6 +50,10 @@ class World(Protocol):
         """The handler of each route of the areas it plays (:attr:`livecore.area.Area.handlers`)."""
         ...
 
+    #: Whether a builder's call is read through its wire form, as a stranger's request is
+    #: (:mod:`livecore.simulation.calls`).
+    checked: bool
+
     @property
     def paths(self) -> PathIds:
         """How the ids in a route's path are checked, with the areas' record ids."""

@@ -34,7 +34,7 @@ from livecore.memory.store import MemoryTransaction
 from livecore.platforms import APP_VERSION_HEADER, PLATFORM_HEADER, sent_build
 from livecore.players.actor import admit, check_actor
 from livecore.players.calls import PlayersCalls
-from livecore.players.commands import authenticate, register
+from livecore.players.commands import authenticate, find_player, register
 from livecore.players.rules import Player, seen_is_due
 from livecore.scope import Environment
 from livecore.simulation.actions import PlayerActions, ServerActions
@@ -85,6 +85,8 @@ class SimPlayer(str, PlayerActions):
         )
         self.id = registered.player.id
         self.secret = registered.secret
+        # The last secret the HMAC accepted, with the stored hash it matched (_authenticated).
+        self._verified: tuple[str, str | None] | None = None
         self._hold_actions(self)
 
     @property
@@ -111,7 +113,7 @@ class SimPlayer(str, PlayerActions):
         seen: list[Player] = []
 
         def run(tx: SimTransaction) -> T:
-            me = authenticate(tx, sim.rt, sim.scope, self.external_id, secret or self.secret)
+            me = self._authenticated(tx, secret or self.secret)
             now = sim.clock.now()
             # The server moves lastSeenAt on any authenticated client request, refused or not, at most
             # once per SEEN_EVERY (livecore.players.rules.seen_is_due); so does a simulated player's.
@@ -129,6 +131,19 @@ class SimPlayer(str, PlayerActions):
             if seen:
                 sim.run(lambda tx: tx.players.update(seen[0]))
             raise
+
+    def _authenticated(self, tx: SimTransaction, secret: str) -> Player:
+        """The player authenticated by ``secret`` as the server authenticates it. A secret the HMAC
+        already accepted against the hash the player still holds is not hashed again: the answer could
+        not differ, and a season would otherwise make one HMAC per action."""
+        sim = self.sim
+        if self._verified is not None and self._verified[0] == secret:
+            me = find_player(tx, sim.scope, self.external_id)
+            if me is not None and me.secret_hash == self._verified[1]:
+                return me
+        me = authenticate(tx, sim.rt, sim.scope, self.external_id, secret)
+        self._verified = (secret, me.secret_hash)
+        return me
 
     def __repr__(self) -> str:
         return f"SimPlayer({self.external_id!r})"

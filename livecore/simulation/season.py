@@ -36,7 +36,8 @@ import gc
 import heapq
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -98,7 +99,11 @@ class Season:
 
     ``forget_webhooks``: the season reads each webhook as it comes; with this, the store then drops them
     (:meth:`~livecore.memory.MemoryStore.forget_outbox`, once it holds ``forget_after``), so a long season
-    holds its tables but not its millions of webhooks (``sim.webhooks`` keeps the latest only)."""
+    holds its tables but not its millions of webhooks (``sim.webhooks`` keeps the latest only).
+
+    ``check``: read the season's own calls through their wire form, as the server reads a request, and
+    check that it gives back the models the builders made (:mod:`livecore.simulation.calls`); without it
+    the handlers read those models, which the tests and ``simulate --check`` keep honest."""
 
     #: With ``forget_webhooks``, the outbox is trimmed once it holds this many events.
     forget_after = 10_000
@@ -115,6 +120,7 @@ class Season:
         seed: int = 0,
         tick: timedelta = timedelta(seconds=10),
         forget_webhooks: bool = False,
+        check: bool = False,
     ) -> None:
         if players < 1 or days < 1:
             raise ValueError("a season has at least one player and one day")
@@ -132,6 +138,7 @@ class Season:
         self.seed = seed
         self.tick = int(tick.total_seconds())
         self.forget_webhooks = forget_webhooks
+        self.check = check
         self.start = sim.now()
         self.settings = sim.game.settings
         self.refusals: dict[str, int] = {}
@@ -193,15 +200,28 @@ class Season:
         gc.disable()
         try:
             if not self._members:  # the first call
-                self._begin(on_players)
+                with self._own_calls():
+                    self._begin(on_players)
             for _ in range(left if days is None else days):
-                self._play_day(self._played)
+                with self._own_calls():
+                    self._play_day(self._played)
                 self._played += 1
                 if on_day is not None:
                     on_day(self._played - 1)
         finally:
             if collecting:
                 gc.enable()
+
+    @contextmanager
+    def _own_calls(self) -> Iterator[None]:
+        """The calls the season makes read through their wire form only when it is to ``check`` them
+        (:mod:`livecore.simulation.calls`); the caller's, between its days, as the caller left them."""
+        checked = self.sim.checked
+        self.sim.checked = self.check
+        try:
+            yield
+        finally:
+            self.sim.checked = checked
 
     @property
     def played(self) -> int:

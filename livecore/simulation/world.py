@@ -121,6 +121,10 @@ class BaseSimulation:
         #: What its players' and its backend's calls run (livecore.simulation.calls).
         self.handlers = core_areas.handlers(self.areas)
         self.paths = PathIds(core_areas.record_ids(self.areas))
+        #: Whether its players' and its backend's actions are read through their wire form, as a
+        #: stranger's request is (400 naming each offending field): a season turns it off for the calls it
+        #: makes itself, unless it is asked to check them (:mod:`livecore.simulation.calls`).
+        self.checked = True
         # A server starting runs the work due by the state once (livecore_server.scheduler.catch_up): the
         # windows open at the start open then, before any player acts, and so they do here.
         self.schedule.run_due()

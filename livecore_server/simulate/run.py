@@ -82,10 +82,12 @@ def season(
     start: datetime,
     game: str | None = None,
     areas: Sequence[ServerArea] = (),
+    check: bool = False,
 ) -> Season:
     """One season of ``manifest``'s game, ready to play: its game, start, days and population checked
     (``ValueError``, :class:`~livecore.simulation.population.PopulationError`), no player made yet.
-    ``areas``: a studio's areas played besides the built-in ones."""
+    ``areas``: a studio's areas played besides the built-in ones; ``check``: read the season's own calls
+    through their wire form (:class:`~livecore.simulation.season.Season`)."""
     resources = len(_settings(manifest, game).resources)
     if resources * days > RESOURCE_DAYS_MAX:
         raise ValueError(
@@ -93,7 +95,9 @@ def season(
             f" {resources:,} resources x {days} days is more"
         )
     sim = Simulation(manifest, game=game, seed=seed, start=start, areas=[a.area for a in areas])
-    return Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True)
+    return Season(
+        sim, population, players=players, days=days, seed=seed, forget_webhooks=True, check=check
+    )
 
 
 def play(
@@ -181,6 +185,7 @@ class _Seeds:
     days: int
     start: datetime
     game: str | None
+    check: bool = False
 
     def seasons(
         self, manifests: Sequence[tuple[str, Manifest]], seed: int, areas: Sequence[ServerArea]
@@ -201,6 +206,7 @@ class _Seeds:
                     start=self.start,
                     game=self.game,
                     areas=areas,
+                    check=self.check,
                 )
             except PopulationError as exc:
                 raise PopulationRefused(population_name, exc.problems) from None
@@ -314,6 +320,7 @@ def simulate(
     game: str | None = None,
     areas: Sequence[ServerArea] = (),
     seeds: int = 1,
+    check: bool = False,
     sources: Sources | None = None,
     on_start: Callable[[], None] | None = None,
     on_day: Callable[[int], None] | None = None,
@@ -332,7 +339,9 @@ def simulate(
     each headline number's ``spread`` over them; or, comparing, the differences over the seeds paired,
     each with whether it stands out of their noise (:mod:`livecore_server.simulate.compare`). With
     ``sources`` (what ``manifests`` and ``areas`` are made from) the seeds are played in worker processes
-    side by side (:func:`workers`), else one after the other here; the report is the same."""
+    side by side (:func:`workers`), else one after the other here; the report is the same. ``check``: read
+    every season's own calls through their wire form, as the server reads a request (the report is the
+    same; a call the wire reads otherwise raises)."""
     if not 1 <= seeds <= MOST_SEEDS:
         raise ValueError(f"a run plays 1 to {MOST_SEEDS} seeds")
     if not (1 <= len(manifests) <= 2 and 1 <= len(populations) <= 2):
@@ -344,7 +353,7 @@ def simulate(
         populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
         (base_name, first), (name, second) = populations
         populations = [(base_name, first), (name, second.against(first, played_areas))]
-    shared = _Seeds(tuple(populations), players, days, start, game)
+    shared = _Seeds(tuple(populations), players, days, start, game, check)
     checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:
         on_start()

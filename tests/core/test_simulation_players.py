@@ -9,7 +9,8 @@ import pytest
 
 from livecore.exceptions import IdempotencyConflictError, InvalidRequestError
 from livecore.grants.api import RewardEntry
-from livecore.players.errors import PlayerBannedError, PlayerNotFoundError
+from livecore.players.commands import rotate_secret
+from livecore.players.errors import PlayerBannedError, PlayerNotFoundError, PlayerSecretInvalidError
 from livecore.simulation import Simulation
 
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)
@@ -61,6 +62,20 @@ def test_a_ban_refuses_the_players_writes_until_it_is_lifted(sim: Simulation) ->
     assert ada.guilds.create("Dragons", "open").guild.name == "Dragons"
     kinds = [e.kind for e in sim.webhooks]
     assert kinds.count("player.banned") == kinds.count("player.unbanned") == 1
+
+
+def test_a_secret_accepted_once_is_refused_once_the_player_no_longer_holds_it(sim: Simulation) -> None:
+    """A simulated player's secret is hashed when the stored hash is new to it, not at every action; a
+    wrong secret, or the player's after an operator rotated it, is refused as the server refuses it."""
+    ada = sim.player("ada")
+    assert ada.guilds.mine().guild is None
+    assert ada.guilds.mine().guild is None
+    with pytest.raises(PlayerSecretInvalidError):
+        ada.act(lambda tx, me: me, secret="x" + ada.secret[1:])
+    assert ada.act(lambda tx, me: me.external_id) == "ada"
+    sim.run(lambda tx: rotate_secret(tx, sim.rt, sim.scope, "ada"))
+    with pytest.raises(PlayerSecretInvalidError):
+        ada.guilds.mine()
 
 
 def test_a_player_sets_its_own_identity(sim: Simulation) -> None:

@@ -5,7 +5,9 @@ meet the same players."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+import attrs
 import pytest
 
 from livecore.economy.memory import EconomyTables
@@ -13,7 +15,7 @@ from livecore.events import DomainEvent
 from livecore.grants.memory import GrantTables
 from livecore.grants.season import EXPIRY_JOB
 from livecore.live_events.memory import LiveEventTables
-from livecore.simulation import Simulation
+from livecore.simulation import Simulation, calls
 from livecore.simulation.population import PopulationError, parse_population
 from livecore.simulation.season import Season
 from tests.season_support import MONDAY, POPULATION, SEASON
@@ -135,6 +137,49 @@ def test_forgetting_webhooks_changes_nothing_the_tables_hold(played: tuple[Simul
     assert forgetting.refusals == season.refusals
     for kind in (EconomyTables, GrantTables, LiveEventTables):
         assert again.store.tables_of(kind) == sim.store.tables_of(kind)
+
+
+def test_a_season_reads_its_own_calls_through_the_wire_only_when_checking(
+    played: tuple[Simulation, Season], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unchecked, the handlers read the models the builders made; checked, every call goes through its
+    wire form, gives those models back, and the season is the same."""
+    sim, season = played
+    read = calls.structured
+    wired: list[str] = []
+
+    def counted(route: Any, *args: Any) -> Any:
+        wired.append(route.name)
+        return read(route, *args)
+
+    monkeypatch.setattr(calls, "structured", counted)
+    checked_sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    checked = Season(checked_sim, parse_population(POPULATION), players=30, days=2, seed=5, check=True)
+    checked.play()
+    assert checked_sim.checked  # as the caller left it
+    assert trace(checked_sim.webhooks) == trace(sim.webhooks)
+    assert checked.refusals == season.refusals
+    every = len(wired)
+    wired.clear()
+    play()
+    assert 0 < len(wired) < every / 3
+
+
+def test_checking_refuses_a_builders_call_the_wire_reads_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    ada = sim.player("ada")
+    assert ada.presence.heartbeat() is not None
+    read = calls.structured
+
+    def changed(route: Any, *args: Any) -> Any:
+        body, query = read(route, *args)
+        return attrs.evolve(body, status="away"), query
+
+    monkeypatch.setattr(calls, "structured", changed)
+    with pytest.raises(TypeError, match="the wire reads the builder's call differently"):
+        ada.presence.heartbeat()
+    sim.checked = False
+    assert ada.presence.heartbeat() is not None
 
 
 def test_a_season_is_refused_before_it_plays() -> None:

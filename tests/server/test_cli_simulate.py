@@ -84,7 +84,8 @@ def test_the_report_answers_each_section(season_dir: Path) -> None:
 
 
 def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
-    again = simulate(season_dir, "second", "--players", "200", "--days", "3", "--seed", "7")
+    """Whether or not it reads the season's own calls through their wire form (--check)."""
+    again = simulate(season_dir, "second", "--players", "200", "--days", "3", "--seed", "7", "--check")
     assert again.exit_code == 0, again.output
     first, second = season_dir / "first", season_dir / "second"
     names = sorted(p.name for p in first.iterdir())
