@@ -95,9 +95,7 @@ def season(
             f" {resources:,} resources x {days} days is more"
         )
     sim = Simulation(manifest, game=game, seed=seed, start=start, areas=[a.area for a in areas])
-    return Season(
-        sim, population, players=players, days=days, seed=seed, forget_webhooks=True, check=check
-    )
+    return Season(sim, population, players=players, days=days, seed=seed, forget_webhooks=True, check=check)
 
 
 def play(
