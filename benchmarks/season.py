@@ -9,10 +9,12 @@ the tool's own: the demo manifest (``livecore_server/demo.toml``) and the defaul
 reports the seconds of each part (process CPU and wall), the CPU per player and simulated day, what was
 played, and the process's peak resident memory (run it as its own process: the peak is the process's).
 
-Two more figures: what a move of the clock costs the scheduler's look at what falls due (the demo with a
+Three more figures: what a move of the clock costs the scheduler's look at what falls due (the demo with a
 few players and nothing else to do, a day of 10-second ticks: a season moves to every tick that has an
-action), and what ``--seeds 2`` gains from the second core (the command run with one seed and with two,
-in processes of their own, wall time: 2 means the two seeds took the time of one).
+action); what checking the season's own calls costs (``Season(check=True)``, ``simulate --check``: the
+same season played both ways, CPU, as a ratio); and a designer's A/B, the command run as ``simulate demo
+--compare <the demo with the time trial's completion reward doubled> --seeds 5`` (1,000 players x 28 days
+by default, wall time, target 60 s; its seeds are played side by side, a process per core).
 """
 
 from __future__ import annotations
@@ -86,24 +88,48 @@ def tick_micros(ticks: int = 8_640) -> float:
     return (time.process_time() - cpu) / ticks * 1e6
 
 
-def seeds_speedup(players: int = 2_000, days: int = 3) -> dict[str, Any]:
-    """``simulate --seeds 1`` and ``--seeds 2`` as the command runs them, wall time of each."""
-    walls = {}
-    with tempfile.TemporaryDirectory() as out:
-        for seeds in (1, 2):
-            command = [sys.executable, "-m", "livecore_server.cli", "simulate", os.fspath(DEMO)]
-            command += ["--players", str(players), "--days", str(days), "--seeds", str(seeds)]
-            wall = time.perf_counter()
-            subprocess.run(
-                [*command, "--out", os.path.join(out, str(seeds))], check=True, capture_output=True
-            )
-            walls[seeds] = time.perf_counter() - wall
+def check_ratio(players: int = 300, days: int = 3) -> dict[str, Any]:
+    """The same season played with its own calls checked and not (CPU of each play)."""
+    cpu = {}
+    for check in (False, True):
+        sim = Simulation.from_manifest(DEMO, seed=7, start=START)
+        season = Season(
+            sim, parse_population(""), players=players, days=days, seed=7, forget_webhooks=True, check=check
+        )
+        _, cpu[check], _ = _timed(season.play)
     return {
         "players": players,
         "days": days,
-        "oneSeedWallSeconds": walls[1],
-        "twoSeedsWallSeconds": walls[2],
-        "speedup": 2 * walls[1] / walls[2],
+        "cpuSeconds": cpu[False],
+        "checkedCpuSeconds": cpu[True],
+        "ratio": cpu[True] / cpu[False],
+    }
+
+
+#: The A/B's change: the time trial's completion reward doubled.
+COMPLETION = 'completion_rewards = [{ type = "currency", key = "coins", amount = 10 }]'
+
+
+def compare_wall(players: int = 1_000, days: int = 28, seeds: int = 5) -> dict[str, Any]:
+    """``simulate demo --compare <changed copy> --seeds N`` as the command runs it, wall time."""
+    text = DEMO.read_text()
+    assert COMPLETION in text
+    with tempfile.TemporaryDirectory() as out:
+        changed = Path(out) / "richer.toml"
+        changed.write_text(text.replace(COMPLETION, COMPLETION.replace("amount = 10", "amount = 20")))
+        command = [sys.executable, "-m", "livecore_server.cli", "simulate", os.fspath(DEMO)]
+        command += ["--compare", os.fspath(changed), "--players", str(players), "--days", str(days)]
+        command += ["--seeds", str(seeds), "--out", os.path.join(out, "report")]
+        wall = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        wall = time.perf_counter() - wall
+    return {
+        "players": players,
+        "days": days,
+        "seeds": seeds,
+        "wallSeconds": wall,
+        "target": TARGET_SECONDS,
+        "met": wall <= TARGET_SECONDS,
     }
 
 
@@ -113,10 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--days", type=int, default=28)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--compare-players", type=int, default=1_000)
+    parser.add_argument("--compare-days", type=int, default=28)
+    parser.add_argument("--compare-seeds", type=int, default=5)
     args = parser.parse_args(argv)
     result = run(args.players, args.days, args.seed)
     result["tickMicros"] = tick_micros()
-    result["seeds"] = seeds_speedup(min(args.players, 2_000), min(args.days, 3))
+    result["check"] = check_ratio(min(args.players, 300), min(args.days, 3))
+    result["compare"] = compare_wall(args.compare_players, args.compare_days, args.compare_seeds)
     verdict = "met" if result["met"] else "MISSED"
     print(
         f"season of the demo, {args.players:,} players x {args.days} days:"
@@ -127,11 +157,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"season: {result['wallSeconds']:,.1f} s (target {TARGET_SECONDS} s: {verdict})")
     print(f"a move of the clock: {result['tickMicros']:,.1f} µs of CPU for the scheduler's look")
-    seeds = result["seeds"]
+    check = result["check"]
     print(
-        f"--seeds 2 ({seeds['players']:,} players x {seeds['days']} days):"
-        f" {seeds['twoSeedsWallSeconds']:,.1f} s,"
-        f" one seed {seeds['oneSeedWallSeconds']:,.1f} s: {seeds['speedup']:.2f} seeds in the time of one"
+        f"the season's own calls checked ({check['players']:,} players x {check['days']} days):"
+        f" {check['checkedCpuSeconds']:,.1f} s of CPU against {check['cpuSeconds']:,.1f} s,"
+        f" x{check['ratio']:.2f}"
+    )
+    compare = result["compare"]
+    print(
+        f"--compare --seeds {compare['seeds']} ({compare['players']:,} players x {compare['days']} days):"
+        f" {compare['wallSeconds']:,.1f} s (target {TARGET_SECONDS} s:"
+        f" {'met' if compare['met'] else 'MISSED'})"
     )
     if args.json is not None:
         write_json(args.json, result)

@@ -15,7 +15,9 @@ def test_a_small_season_is_played_and_reported() -> None:
 
 def test_cli_writes_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "season.json"
-    assert main(["--players", "20", "--days", "1", "--json", str(out)]) == 0
+    small = ["--players", "20", "--days", "1", "--compare-players", "20", "--compare-days", "1"]
+    assert main([*small, "--compare-seeds", "2", "--json", str(out)]) == 0
     found = json.loads(out.read_text())
     assert found["scenario"] == "season_demo" and found["tickMicros"] > 0
-    assert found["seeds"]["players"] == 20 and found["seeds"]["speedup"] > 0
+    assert found["check"]["players"] == 20 and found["check"]["ratio"] > 0
+    assert found["compare"]["seeds"] == 2 and found["compare"]["wallSeconds"] > 0

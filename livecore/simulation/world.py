@@ -14,8 +14,7 @@ test reads the same against the simulation and against a server.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -233,12 +232,8 @@ class BaseSimulation:
         events included, commits together, or nothing does and its refusal is raised as the client's
         exception class for the code. The transaction (a :class:`~livecore.memory.MemoryTransaction`)
         holds the ports of every area played; ``op`` is typed against those it uses, as a command is."""
-        with self._translated(), self.store.transaction() as tx:
-            return op(tx)
-
-    @contextmanager
-    def _translated(self) -> Iterator[None]:
         try:
-            yield
+            with self.store.transaction() as tx:
+                return op(tx)
         except LivecoreError as err:
             raise api_error(err) from None
