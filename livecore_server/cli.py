@@ -1145,7 +1145,9 @@ def simulate(
             """Once every season is checked, before the first player is made (a million take minutes,
             and gigabytes): the memory it needs, and a bar with a step per player made and per player's
             day played, which so moves from the first second."""
-            need = memory_need(players, days, processes=workers(seeds))
+            need = memory_need(
+                players, days, processes=workers(seeds * max(len(manifests), len(populations)))
+            )
             here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
             beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
             click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)

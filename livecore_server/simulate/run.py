@@ -1,9 +1,10 @@
 """``livecore-server simulate`` (docs/simulation.md#livecore-server-simulate): read a manifest and a
 population, play the season embedded (:class:`livecore.simulation.season.Season`), gather its report
 and write it; with another manifest, another population or both, play both configurations on the same
-seeds and compare; with several seeds, play each (side by side, in worker processes) and report them
-together. A studio's areas (``areas``: their server sides, as a server serves them) are played and
-reported after the built-in ones."""
+seeds and compare; with several seeds, play each and report them together. Several seasons (a
+comparison's two, or several seeds') are played side by side, in worker processes. A studio's areas
+(``areas``: their server sides, as a server serves them) are played and reported after the built-in
+ones."""
 
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ RESOURCE_DAYS_MAX = 400_000
 
 
 def memory_need(players: int, days: int, *, processes: int = 1) -> int:
-    """About how much memory a season of ``players`` players and ``days`` days takes at its peak (a
-    comparison plays its two seasons one after the other: no more). ``processes``: worker processes
-    playing seeds side by side (:func:`workers`), each an interpreter of its own holding one season at a
-    time, besides the command's (1: the command plays them itself)."""
+    """About how much memory a season of ``players`` players and ``days`` days takes at its peak (played
+    here, a comparison plays its two seasons one after the other: no more). ``processes``: worker
+    processes playing seasons side by side (:func:`workers`), each an interpreter of its own holding one
+    season at a time, besides the command's (1: the command plays them itself)."""
     season = players * (BYTES_PER_PLAYER + BYTES_PER_PLAYER_DAY * days)
     if processes <= 1:
         return BYTES_BASE + season
@@ -155,13 +156,14 @@ class Sources:
         return manifests, plugins.load(self.areas)
 
 
-def workers(seeds: int) -> int:
-    """How many processes play ``seeds`` seeds side by side: one per core this process may run on, no more
-    than the seeds; 1 (the command's own process) for one seed."""
-    if seeds <= 1:
+def workers(seasons: int) -> int:
+    """How many processes play ``seasons`` seasons side by side (each seed's, or each of a comparison's):
+    one per core this process may run on, no more than the seasons; 1 (the command's own process) for
+    one season."""
+    if seasons <= 1:
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(seeds, cores))
+    return max(1, min(seasons, cores))
 
 
 class PopulationRefused(PopulationError):
@@ -186,14 +188,17 @@ class _Seeds:
     check: bool = False
 
     def seasons(
-        self, manifests: Sequence[tuple[str, Manifest]], seed: int, areas: Sequence[ServerArea]
+        self,
+        manifests: Sequence[tuple[str, Manifest]],
+        seed: int,
+        areas: Sequence[ServerArea],
+        only: int | None = None,
     ) -> list[tuple[dict[str, str], Season]]:
-        """Each season of ``seed`` (of a comparison: the base's, then the other's), checked and ready to
-        play, with the run's names: its manifest and its population."""
+        """Each season of ``seed`` (of a comparison: the base's, then the other's), or the ``only``-th,
+        checked and ready to play, with the run's names: its manifest and its population."""
         ready = []
-        for (name, m), (population_name, population) in zip(
-            _each(manifests, len(self.populations)), self.populations, strict=True
-        ):
+        runs = list(zip(_each(manifests, len(self.populations)), self.populations, strict=True))
+        for (name, m), (population_name, population) in runs if only is None else [runs[only]]:
             try:
                 made = season(
                     m,
@@ -235,7 +240,7 @@ def _each(items: Sequence[T], runs: int) -> list[T]:
 
 
 # A worker process's queue of progress messages (``("day", day)``, ``("players", made)``, and
-# ``("done", seed)`` once a seed is played or has failed), read by the command's process.
+# ``("done", seed)`` once a season of the seed is played or has failed), read by the command's process.
 _progress: Any = None
 
 
@@ -244,19 +249,21 @@ def _listen(progress: Any) -> None:
     _progress = progress
 
 
-def _play_seed(shared: _Seeds, sources: Sources, seed: int) -> list[dict[str, Any]]:
-    """In a worker process: the reports of one seed (its manifest's, or both of a comparison), plain data.
-    What fails is raised in the command's process; an exception that cannot be sent there as it is (one
-    whose arguments do not make it again, as a refusal's problems) as a :class:`RuntimeError` naming it,
-    since one that cannot be would break the pool, and every other seed with it."""
+def _play_season(shared: _Seeds, sources: Sources, seed: int, run: int) -> dict[str, Any]:
+    """In a worker process: the report of one season of one seed (its manifest's, or one of a
+    comparison's: ``run``), plain data. What fails is raised in the command's process; an exception that
+    cannot be sent there as it is (one whose arguments do not make it again, as a refusal's problems) as
+    a :class:`RuntimeError` naming it, since one that cannot be would break the pool, and every other
+    season with it."""
     try:
         manifests, areas = sources.load()
-        return shared.played(
-            shared.seasons(manifests, seed, areas),
+        [report] = shared.played(
+            shared.seasons(manifests, seed, areas, only=run),
             areas,
             lambda day: _progress.put(("day", day)),
             lambda made: _progress.put(("players", made)),
         )
+        return report
     except Exception as exc:
         try:
             pickle.loads(pickle.dumps(exc))
@@ -271,18 +278,23 @@ def _in_parallel(
     shared: _Seeds,
     sources: Sources,
     seeds: Sequence[int],
+    runs: int,
     on_day: Callable[[int], None] | None,
     on_players: Callable[[int], None] | None,
 ) -> list[list[dict[str, Any]]]:
-    """Each seed's reports, the seeds played in :func:`workers` processes (each a new interpreter:
-    ``spawn``, so nothing of this process's threads or state is copied), in the seeds' order whatever the
-    order they finish in. The callbacks are called in this process as the workers report their steps."""
+    """Each seed's reports, each season of each seed (``runs`` a seed) played in :func:`workers`
+    processes (each a new interpreter: ``spawn``, so nothing of this process's threads or state is
+    copied), in the seeds' order whatever the order they finish in. A season rather than a seed a task:
+    a comparison's two seasons take both cores, and five seeds' ten seasons leave no core idle at the
+    end. The callbacks are called in this process as the workers report their steps."""
     context = multiprocessing.get_context("spawn")
     progress = context.Queue()
     with ProcessPoolExecutor(
-        workers(len(seeds)), mp_context=context, initializer=_listen, initargs=(progress,)
+        workers(len(seeds) * runs), mp_context=context, initializer=_listen, initargs=(progress,)
     ) as pool:
-        futures = [pool.submit(_play_seed, shared, sources, seed) for seed in seeds]
+        futures = [
+            pool.submit(_play_season, shared, sources, seed, run) for seed in seeds for run in range(runs)
+        ]
         try:
             done = 0
             while done < len(futures):
@@ -299,7 +311,8 @@ def _in_parallel(
                     on_players(value)
                 elif kind == "done":
                     done += 1
-            return [future.result() for future in futures]
+            reports = [future.result() for future in futures]
+            return [reports[i : i + runs] for i in range(0, len(reports), runs)]
         except BaseException:
             # The seeds not yet started are not played; those playing end first (their processes read
             # the queue this process drops after).
@@ -336,8 +349,9 @@ def simulate(
     (docs/simulation.md#several-seeds): the first seed's report whole, its ``run`` with the ``seeds``, and
     each headline number's ``spread`` over them; or, comparing, the differences over the seeds paired,
     each with whether it stands out of their noise (:mod:`livecore_server.simulate.compare`). With
-    ``sources`` (what ``manifests`` and ``areas`` are made from) the seeds are played in worker processes
-    side by side (:func:`workers`), else one after the other here; the report is the same. ``check``: read
+    ``sources`` (what ``manifests`` and ``areas`` are made from) the seasons (of a comparison, of several
+    seeds) are played in worker processes side by side (:func:`workers`), else one after the other here;
+    the report is the same. ``check``: read
     every season's own calls through their wire form, as the server reads a request (the report is the
     same; a call the wire reads otherwise raises)."""
     if not 1 <= seeds <= MOST_SEEDS:
@@ -357,16 +371,16 @@ def simulate(
         on_start()
     played: list[list[dict[str, Any]]]
     numbers = list(range(seed, seed + seeds))
-    if seeds == 1:
+    if sources is not None and workers(seeds * runs) > 1:
+        checked.clear()
+        played = _in_parallel(shared, sources, numbers, runs, on_day, on_players)
+    elif seeds == 1:
         played = [shared.played(checked, areas, on_day, on_players)]
     else:
         checked.clear()
-        if sources is not None and workers(seeds) > 1:
-            played = _in_parallel(shared, sources, numbers, on_day, on_players)
-        else:
-            played = [
-                shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers
-            ]
+        played = [
+            shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers
+        ]
     return _reported(played, numbers, parts(areas))
 
 

@@ -168,9 +168,11 @@ def test_seeds_outside_1_to_100_are_refused(tmp_path: Path, seeds: str) -> None:
     assert not (tmp_path / "out").exists()
 
 
-def test_workers_play_as_this_process_does_and_report_their_steps() -> None:
-    """The seeds played in worker processes (with ``sources``) and one after the other here (without)
-    give one report; the workers' steps reach the callbacks here, each seed's all."""
+@pytest.mark.parametrize("seeds", [1, 2])
+def test_workers_play_as_this_process_does_and_report_their_steps(seeds: int) -> None:
+    """The seasons played in worker processes (with ``sources``: a comparison's two, of each seed) and
+    one after the other here (without) give one report; the workers' steps reach the callbacks here,
+    each season's all."""
     manifests = [("demo.toml", parse(DEMO)), ("richer.toml", parse(RICHER))]
     sources = Sources(tuple((name, text) for name, text in (("demo.toml", DEMO), ("richer.toml", RICHER))))
     steps: dict[str, list[int]] = {}
@@ -185,7 +187,7 @@ def test_workers_play_as_this_process_does_and_report_their_steps() -> None:
             days=2,
             seed=2,
             start=datetime(2026, 1, 5, tzinfo=UTC),
-            seeds=2,
+            seeds=seeds,
             sources=source,
             on_day=days.append,
             on_players=made.append,
@@ -194,7 +196,7 @@ def test_workers_play_as_this_process_does_and_report_their_steps() -> None:
         return found
 
     assert played(sources) == played(None)
-    assert steps["workers"] == steps["here"] == [2 * 2 * 2, 2 * 2 * 15]
+    assert steps["workers"] == steps["here"] == [seeds * 2 * 2, seeds * 2 * 15]
 
 
 def test_memory_counts_each_worker() -> None:
