@@ -30,10 +30,10 @@ class _Forming:
 
     def __init__(self, store: MemoryStore, clock: ManualClock, reads: tuple[str, ...]) -> None:
         self.store = store
+        self.clock = clock
         self.asked = 0
         self.ran: list[datetime] = []
         self.job = Job("forming", self.tasks, next_due=self.next_due, reads=reads)
-        self.clock = clock
 
     def next_due(self, tx: Any, rt: Any) -> datetime | None:
         self.asked += 1
