@@ -12,6 +12,11 @@ Who drives the jobs: the server (``livecore_server/scheduler.py``: the wall cloc
 catch-up at start) and an embedded user (:class:`Schedule`, on a manual clock, for simulations and
 tests). Both run :func:`run_job`'s order: read what is due, run each task it has not tried in this run,
 read again, until nothing new is due.
+
+The embedded schedule looks for the next due job at every move of its clock, which a simulated season
+moves a few times for every player and day. A job due by the state may name the in-memory tables it reads
+(:attr:`Job.reads`): its answer is then kept, and asked again only once one of those tables is written or
+the clock reaches the answer. ``Schedule.checked`` (for tests) asks anyway and raises if they differ.
 """
 
 from __future__ import annotations
@@ -65,19 +70,33 @@ class Job:
     ``every`` runs at each multiple of the period on the clock (an hourly job at every full hour), in
     one process only. A job with ``every`` may say when it next has work (``idle_until(tx, rt)``, None
     when it has none): its runs before then do nothing, so a scheduler moving a manual clock passes over
-    them (a minute sweep does not run 1,440 times in a day with nothing to sweep)."""
+    them (a minute sweep does not run 1,440 times in a day with nothing to sweep).
+
+    A job with ``next_due`` may name the in-memory tables ``next_due`` reads (``reads``: ``"games"``, or
+    ``"<area>.<table>"``): :class:`Schedule` then keeps its answer until one of them is written or the
+    clock reaches it. Such a ``next_due`` must give, for an unchanged state, the same answer at any later
+    time up to that answer (None: at any later time); a time read from the state does, and so does the
+    next start of a window on a calendar, which the clock only reaches by passing that start."""
 
     name: str
     tasks: Callable[[Any, Any], Sequence[Task]]
     next_due: Callable[[Any, Any], datetime | None] | None = None
     every: timedelta | None = None
     idle_until: Callable[[Any, Any], datetime | None] | None = None
+    reads: tuple[str, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if (self.next_due is None) == (self.every is None):
             raise ValueError(f"job {self.name}: give next_due or every, not both")
         if self.idle_until is not None and self.every is None:
             raise ValueError(f"job {self.name}: idle_until is for a job run every period")
+        if self.reads and self.next_due is None:
+            raise ValueError(f"job {self.name}: reads is for a job due by the state")
+
+
+class KeptAnswerError(Exception):
+    """A job's kept next due time is not what the job answers now (:attr:`Schedule.checked`): its
+    ``next_due`` reads a table its ``reads`` does not name, or its answer moves with the clock."""
 
 
 def aligned(now: datetime, interval: timedelta) -> datetime:
@@ -87,9 +106,12 @@ def aligned(now: datetime, interval: timedelta) -> datetime:
 
 
 class EmbeddedStore(Protocol):
-    """What :class:`Schedule` needs of a store: a transaction as a context manager (``MemoryStore``)."""
+    """What :class:`Schedule` needs of a store (``MemoryStore``): a transaction as a context manager, and
+    a count of the writes to some of its tables (:meth:`livecore.memory.store.MemoryStore.writes`)."""
 
     def transaction(self) -> Any: ...
+
+    def writes(self, tables: Iterable[str]) -> Callable[[], int]: ...
 
 
 def run_task(store: EmbeddedStore, task: Task) -> None:
@@ -119,7 +141,15 @@ class Schedule:
     """The jobs of the registered areas on an embedded store and a manual clock: :meth:`advance` moves
     the clock and runs each job that falls due, at its due time, in time order, as the server's scheduler
     does with its test clock: at one time the periodic jobs first, then those due by the state, each in
-    the order the areas declare them (a window that ends when the next starts closes before it opens)."""
+    the order the areas declare them (a window that ends when the next starts closes before it opens).
+
+    It looks for the next due job at every move of the clock, and a simulated season moves it a few times
+    for every player and day. A job that names the tables it reads (:attr:`Job.reads`) is not asked each
+    time: its answer is kept, with the count of writes to those tables then, and holds until the count
+    moves or the clock reaches the answer. ``checked`` (for tests) asks every job anyway and raises
+    :class:`KeptAnswerError` when a kept answer differs from the fresh one."""
+
+    checked = False
 
     def __init__(self, store: EmbeddedStore, rt: Any, jobs: Iterable[Job]) -> None:
         if not isinstance(rt.clock, ManualClock):
@@ -131,6 +161,9 @@ class Schedule:
         self.jobs = (*(j for j in jobs if j.every), *(j for j in jobs if not j.every))
         self._periodic = {j.name: aligned(self.clock.now(), j.every) for j in self.jobs if j.every}
         self._paused: set[str] = set()
+        self._writes = {j.name: store.writes(j.reads) for j in self.jobs if j.reads}
+        # A job's kept answer: (the count of writes to its tables then, when it was asked, the answer).
+        self._kept: dict[str, tuple[int, datetime, datetime | None]] = {}
 
     def only(self, names: Iterable[str]) -> None:
         """Run only the periodic jobs ``names`` from now on (a simulation over months may leave out the
@@ -153,8 +186,7 @@ class Schedule:
                 if job.every is not None:
                     due: datetime | None = self._periodic[job.name]
                 else:
-                    assert job.next_due is not None
-                    due = job.next_due(tx, self.rt)
+                    due = self._next_due(job, tx, now)
                     if due is not None:
                         due = max(due, now)
                 # Work still due at the same time after three runs (it could not finish) must not spin.
@@ -163,6 +195,21 @@ class Schedule:
                 if due is not None and (found is None or due < found[0]):
                     found = (due, job)
         return found
+
+    def _next_due(self, job: Job, tx: Any, now: datetime) -> datetime | None:
+        assert job.next_due is not None
+        writes = self._writes.get(job.name)
+        if writes is None:
+            return job.next_due(tx, self.rt)
+        count = writes()
+        kept = self._kept.get(job.name)
+        if kept is not None and kept[0] == count and kept[1] <= now and (kept[2] is None or now < kept[2]):
+            if self.checked and (asked := job.next_due(tx, self.rt)) != kept[2]:
+                raise KeptAnswerError(f"job {job.name} at {now}: kept {kept[2]}, asked {asked}")
+            return kept[2]
+        due = job.next_due(tx, self.rt)
+        self._kept[job.name] = (count, now, due)
+        return due
 
     def run_due(self) -> None:
         """Run every job due at the current time."""

@@ -63,7 +63,14 @@ AREA = Area(
     routes=api.ROUTES,
     handlers=HANDLERS,
     merge=_merge,
-    jobs=(Job("leaderboard_rollover", _rolling, next_due=lambda tx, rt: next_rollover(tx)),),
+    jobs=(
+        Job(
+            "leaderboard_rollover",
+            _rolling,
+            next_due=lambda tx, rt: next_rollover(tx),
+            reads=("leaderboards.periods",),
+        ),
+    ),
     webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     limits=_limits,

@@ -74,9 +74,20 @@ def _expiring(tx: LiveEventsTx, rt: Runtime) -> list[Task]:
 
 # Closing first: a window that ends when the next one starts is closed before that one opens.
 JOBS = (
-    Job("live_windows_close", _closing, next_due=lambda tx, rt: next_closing(tx)),
-    Job("live_windows_open", _opening, next_due=next_opening),
-    Job("live_attempts_expiry", _expiring, next_due=lambda tx, rt: next_expiry(tx)),
+    Job(
+        "live_windows_close",
+        _closing,
+        next_due=lambda tx, rt: next_closing(tx),
+        reads=("live_events.windows", "live_events.open_windows"),
+    ),
+    # A game's events (its settings) and the windows recorded; the next start is read from the calendar.
+    Job("live_windows_open", _opening, next_due=next_opening, reads=("games", "live_events.windows")),
+    Job(
+        "live_attempts_expiry",
+        _expiring,
+        next_due=lambda tx, rt: next_expiry(tx),
+        reads=("live_events.attempts", "live_events.in_progress"),
+    ),
 )
 
 

@@ -62,7 +62,14 @@ AREA = Area(
     record_ids={"lobbyId": LOBBY_NOT_FOUND},
     merge=_move_records,
     erase=_move_records,
-    jobs=(Job("lobby_fill_timeouts", _filling, next_due=lambda tx, rt: next_fill(tx)),),
+    jobs=(
+        Job(
+            "lobby_fill_timeouts",
+            _filling,
+            next_due=lambda tx, rt: next_fill(tx),
+            reads=("lobbies.lobbies", "lobbies.forming"),
+        ),
+    ),
     webhooks=webhooks.PAYLOADS,
     samples=samples.SAMPLES,
     errors=CODES,

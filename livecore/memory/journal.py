@@ -1,7 +1,9 @@
 """What every in-memory port shares: the store's tables and the transaction's undo log.
 
 A transaction records an undo step for each write, so a command that raises leaves nothing behind,
-exactly like a database rollback.
+exactly like a database rollback. Each write to a table is also counted, store-wide (a rolled-back one
+too): the embedded scheduler asks a job when it is next due again only after a table it reads was
+written (:class:`livecore.schedule.Schedule`).
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ Undo = tuple[dict[Any, Any], Any, Any] | Callable[[], object]
 
 
 class Journal:
-    """One transaction's undo log."""
+    """One transaction's undo log; ``writes`` counts the writes to each table (by ``id``), the store's."""
 
-    __slots__ = ("undo",)
+    __slots__ = ("undo", "writes")
 
-    def __init__(self) -> None:
+    def __init__(self, writes: dict[int, int]) -> None:
         self.undo: list[Undo] = []
+        self.writes = writes
 
     def rollback(self) -> None:
         for step in reversed(self.undo):
@@ -41,10 +44,15 @@ class Journal:
         # A tuple rather than a closure: simulations write millions of times, and tuples are cheaper.
         self.undo.append((table, key, table.get(key, _MISSING)))
         table[key] = value
+        self._wrote(table)
 
     def drop(self, table: dict[Any, Any], key: Any) -> None:
         if key in table:
             self.undo.append((table, key, table.pop(key)))
+            self._wrote(table)
+
+    def _wrote(self, table: dict[Any, Any]) -> None:
+        self.writes[id(table)] = self.writes.get(id(table), 0) + 1
 
 
 class Tables(Protocol):

@@ -8,7 +8,7 @@ area owns (studios and games, the outbox, idempotency) are the store's own.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
@@ -68,6 +68,8 @@ class MemoryStore:
         self.outbox: list[DomainEvent] = []
         self.bursts: dict[str, tuple[int, datetime]] = {}  # debounce key -> (outbox index, first time)
         self.idempotency: dict[tuple[str, str], StoredResponse] = {}
+        # How many times each table was written, by its ``id`` (:class:`Journal`).
+        self.written: dict[int, int] = {}
 
     def tables_of(self, kind: type[T]) -> T:
         """The tables of the area whose :attr:`~livecore.area.Area.tables` is ``kind``, typed:
@@ -94,6 +96,21 @@ class MemoryStore:
     def add_game(self, studio: Studio, game: Game) -> None:
         self.studios[studio.id] = studio
         self.games[game.id] = game
+        self.written[id(self.games)] = self.written.get(id(self.games), 0) + 1
+
+    def writes(self, tables: Iterable[str]) -> Callable[[], int]:
+        """A count of the writes to ``tables`` so far (``"games"``, or ``"<area>.<table>"`` for an area's
+        table), to call as often as wanted: while it gives the same number, none of them was written
+        through a transaction (nor a game added)."""
+        keys = [id(self._table(name)) for name in tables]
+        written = self.written
+        return lambda: sum(written.get(key, 0) for key in keys)
+
+    def _table(self, name: str) -> object:
+        if name == "games":
+            return self.games
+        area, _, table = name.partition(".")
+        return getattr(self.tables[area], table)
 
     def transaction(self) -> _Transaction:
         return _Transaction(self)
@@ -121,7 +138,7 @@ class _MemoryTransaction:
 
     def __init__(self, store: MemoryStore) -> None:
         self._store = store
-        self.journal = Journal()
+        self.journal = Journal(store.written)
 
     def rollback(self) -> None:
         self.journal.rollback()
