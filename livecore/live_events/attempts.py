@@ -189,12 +189,17 @@ def effective_status(attempt: Attempt, now: datetime) -> AttemptStatus:
 
 
 def transition(attempt: Attempt, trigger: AttemptTrigger, now: datetime) -> Attempt:
+    return attrs.evolve(attempt, **_moved(attempt, trigger, now))
+
+
+def _moved(attempt: Attempt, trigger: AttemptTrigger, now: datetime) -> dict[str, Any]:
+    """The fields ``trigger`` changes: the next status, and the completion time when it completes."""
     nxt = TRANSITIONS.get((attempt.status, trigger))
     if nxt is None:
         raise not_in_progress(attempt)
     if nxt is AttemptStatus.COMPLETED:
-        return attrs.evolve(attempt, status=nxt, completed_at=now)
-    return attrs.evolve(attempt, status=nxt)
+        return {"status": nxt, "completed_at": now}
+    return {"status": nxt}
 
 
 def not_in_progress(attempt: Attempt) -> LivecoreError:
@@ -297,15 +302,19 @@ def _verdicts(event: EventSettings, attempt: Attempt, metrics: dict[str, float],
 
 def cross_milestones(event: EventSettings, attempt: Attempt) -> tuple[Attempt, tuple[Milestone, ...]]:
     """The attempt with the milestones its score reaches and had not reached before, and those."""
-    score = attempt.score
+    crossed = _crossed(event, attempt, attempt.score)
+    return attrs.evolve(attempt, milestones=(*attempt.milestones, *(m.key for m in crossed))), crossed
+
+
+def _crossed(event: EventSettings, attempt: Attempt, score: float | None) -> tuple[Milestone, ...]:
+    """The milestones ``score`` reaches that ``attempt`` had not reached before."""
     if score is None:
-        return attempt, ()
-    crossed = tuple(
+        return ()
+    return tuple(
         m
         for m in event.milestones
         if m.key not in attempt.milestones and reaches(event.order, score, m.threshold)
     )
-    return attrs.evolve(attempt, milestones=(*attempt.milestones, *(m.key for m in crossed))), crossed
 
 
 def force_complete(
@@ -336,20 +345,23 @@ def progress(
             f"Progress refused by the {rejected.check.key!r} check: {rejected.reason}.",
             {"validator": rejected.check.key},
         )
-    after = attrs.evolve(
-        attempt, metrics={**attempt.metrics, **metrics}, flagged=attempt.flagged or bool(failed)
-    )
-    improved = False
+    # The write's changes are gathered and the attempt copied once: a season writes progress on most
+    # plays, and each copy of an attempt builds all its fields again.
+    changes: dict[str, Any] = {
+        "metrics": {**attempt.metrics, **metrics},
+        "flagged": attempt.flagged or bool(failed),
+    }
+    score = attempt.score
     value = metrics.get(event.score_metric)
-    if value is not None and (after.score is None or better(event.order, value, after.score)):
-        after = attrs.evolve(after, score=value, score_at=now)
-        improved = True
-    after, crossed = cross_milestones(event, after)
-    reached = (
-        event.target is not None
-        and after.score is not None
-        and reaches(event.order, after.score, event.target)
-    )
+    improved = value is not None and (score is None or better(event.order, value, score))
+    if improved:
+        score = value
+        changes.update(score=value, score_at=now)
+    crossed = _crossed(event, attempt, score)
+    if crossed:
+        changes["milestones"] = (*attempt.milestones, *(m.key for m in crossed))
+    reached = event.target is not None and score is not None and reaches(event.order, score, event.target)
     if complete or reached:
-        after = transition(after, AttemptTrigger.COMPLETE, now)
+        changes.update(_moved(attempt, AttemptTrigger.COMPLETE, now))
+    after = attrs.evolve(attempt, **changes)
     return Progress(after, crossed, after.status is AttemptStatus.COMPLETED, tuple(failed), improved)

@@ -218,9 +218,11 @@ def start(
         )
     event = window.settings
     resolved = resolve_country(context, country) or player.resolved_country
-    started = attrs.evolve(
-        player, resolved_country=resolved, context=context if context is not None else player.context
-    )
+    kept = context if context is not None else player.context
+    # Copied, and written below, only when the start changes them: most starts repeat the last ones.
+    started = player
+    if resolved != player.resolved_country or kept != player.context:
+        started = attrs.evolve(player, resolved_country=resolved, context=kept)
     # The board's ``country`` segment is the country shown: an operator's override wins.
     values = segment_values(event, context, started.country)
     room = seated(tx, rt, scope, window, player, values)
@@ -236,7 +238,7 @@ def start(
     check_start(event, mine, now)
     attempt_id = new_id(ATTEMPT_ID_PREFIX, now, rt.rng)
     _charge(tx, rt, scope, game, player, attempt_id, event)
-    if started != player:
+    if started is not player:
         player = started
         tx.players.update(player)
     board = _board(tx, window, values) if room is None else tx.boards.get(game.id, room.board_id)
