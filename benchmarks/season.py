@@ -89,14 +89,16 @@ def tick_micros(ticks: int = 8_640) -> float:
 
 
 def check_ratio(players: int = 300, days: int = 3) -> dict[str, Any]:
-    """The same season played with its own calls checked and not (CPU of each play)."""
-    cpu = {}
-    for check in (False, True):
+    """The same season played with its own calls checked and not, alternately, twice each (the least CPU
+    of each side's plays: the first play of the process also pays for what is made once)."""
+    cpu = {False: float("inf"), True: float("inf")}
+    for check in (False, True, False, True):
         sim = Simulation.from_manifest(DEMO, seed=7, start=START)
         season = Season(
             sim, parse_population(""), players=players, days=days, seed=7, forget_webhooks=True, check=check
         )
-        _, cpu[check], _ = _timed(season.play)
+        _, took, _ = _timed(season.play)
+        cpu[check] = min(cpu[check], took)
     return {
         "players": players,
         "days": days,
