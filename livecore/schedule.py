@@ -11,12 +11,8 @@ twice, or in two processes at once, does the work once.
 Who drives the jobs: the server (``livecore_server/scheduler.py``: the wall clock, several processes,
 catch-up at start) and an embedded user (:class:`Schedule`, on a manual clock, for simulations and
 tests). Both run :func:`run_job`'s order: read what is due, run each task it has not tried in this run,
-read again, until nothing new is due.
-
-The embedded schedule looks for the next due job at every move of its clock, which a simulated season
-moves a few times for every player and day. A job due by the state may name the in-memory tables it reads
-(:attr:`Job.reads`): its answer is then kept, and asked again only once one of those tables is written or
-the clock reaches the answer. ``Schedule.checked`` (for tests) asks anyway and raises if they differ.
+read again, until nothing new is due. The embedded schedule keeps a job's next due time while the tables
+it reads are unwritten (:attr:`Job.reads`, :class:`Schedule`).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def wire_body(call: Call[Any], new_key: Callable[[], str | None]) -> tuple[dict[
         raise TypeError(f"{route.name} does not take a {type(call.body).__name__} body")
     else:
         payload = unstructure(call.body)
-    key = _idempotency_key(call, payload, new_key)
+    key = idempotency_key_of(call, payload, new_key)
     if key is not None and route.body_idempotency_field:
         # The body field wins where the route has one (docs/reference/conventions.md#idempotency); sending
         # the same value in both places keeps the header useful to proxies and logs without ever disagreeing.
@@ -109,9 +109,11 @@ def wire_body(call: Call[Any], new_key: Callable[[], str | None]) -> tuple[dict[
     return payload, key
 
 
-def _idempotency_key(
+def idempotency_key_of(
     call: Call[Any], payload: dict[str, Any] | None, new_key: Callable[[], str | None]
 ) -> str | None:
+    """The key :func:`wire_body` sends for ``call`` whose body reads as ``payload`` on the wire (None: no
+    body, or one read as the builder made it)."""
     route = call.route
     given = call.idempotency_key
     if given is not None and not given:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
-from livecore.api.call import Call, present, wire_body, wire_query
+from livecore.api.call import Call, idempotency_key_of, present, wire_body, wire_query
 from livecore.api.convert import response_converter, unstructure
 from livecore.api.request import Request, answer_of, structured
 from livecore.api.route import Auth, Idempotency, Surface
@@ -66,15 +66,11 @@ def read(sim: World, call: Call[Any], *, built: bool = False) -> Read:
     route = call.route
     # A simulated player is its external id (a str subclass): the path holds plain ids, as a URL does.
     params = {name: str(value) for name, value in call.path.items()}
+    new_key = _simulated_key if route.idempotency is Idempotency.REQUIRED else _no_key
     if built and not sim.checked and _as_built(call):
-        key = call.idempotency_key
-        if key is None and route.idempotency is Idempotency.REQUIRED:
-            key = SIMULATED_KEY
-        return params, call.body, call.query, key
+        return params, call.body, call.query, idempotency_key_of(call, None, new_key)
     try:
-        payload, key = wire_body(
-            call, _simulated_key if route.idempotency is Idempotency.REQUIRED else _no_key
-        )
+        payload, key = wire_body(call, new_key)
         errors = sim.paths.errors(route, params)
         body, query = structured(route, payload, {k: [v] for k, v in wire_query(call).items()}, errors)
     except LivecoreError as err:
