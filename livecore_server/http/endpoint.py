@@ -281,7 +281,12 @@ class _Outcome:
 
 
 def _idempotency_scope(call: AnyCall) -> str:
-    return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.name}"
+    """Where a key's record lives: the game, the environment and the concrete path (method and path with
+    its ids), so that one key sent on two players' paths makes two records, each replayed to its own."""
+    path = call.route.full_path
+    for name, value in call.params.items():
+        path = path.replace(f"{{{name}}}", value)
+    return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.method} {path}"
 
 
 def _principal(route: Route, request: web.Request, api_key: ApiKey | None) -> str:

@@ -109,6 +109,12 @@ def player_lock(game_id: str, external_id: str) -> str:
     return f"player:{game_id}:{external_id}"
 
 
+def idempotency_lock(scope: str, key: str) -> str:
+    """The name of an idempotency key's lock: a second write with the key waits for the first's commit,
+    then reads its record and answers it, where nothing else of the two writes makes them wait."""
+    return f"idempotency:{scope}:{key}"
+
+
 # A transaction that lost a serialization race (or a deadlock) can be run again from the start. So can
 # one that hit a unique violation: every command looks a row up before inserting it, so a duplicate key
 # means a concurrent transaction inserted it after our snapshot (PostgreSQL reports that as a unique
@@ -728,18 +734,19 @@ def _declared(reads: Callable[[PostgresTransaction], Reads], tx: PostgresTransac
 
 
 def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> None:
-    """A concurrent write's locks, before it reads anything it decides on: its game's shared and each of
-    its players', in one order for every write (so two of them never wait for each other in a circle),
-    sent with the reads ahead that follow. A write of players whose declaration failed holds the game's
-    lock alone."""
-    if concurrency is Concurrency.PLAYERS and declared is None:
+    """A concurrent write's locks, before it reads anything it decides on: its game's shared, its
+    idempotency key's and (``PLAYERS``) each of its players', in one sorted order for every write (so two
+    of them never wait for each other in a circle), sent with the reads ahead that follow. A write whose
+    declaration failed holds the game's lock alone: it could not name its key or its players."""
+    if declared is None:
         tx.send(HOLD_QUEUE, (queue,))
         return
     tx.send(SHARE_QUEUE, (queue,))
-    if concurrency is not Concurrency.PLAYERS or declared is None:
-        return
-    players = {*declared.players, *(player for read in declared.areas for player in read.players)}
-    for name in sorted(player_lock(game_id, external_id) for game_id, external_id in players):
+    names = [idempotency_lock(scope, key) for scope, key in declared.idempotency]
+    if concurrency is Concurrency.PLAYERS:
+        players = {*declared.players, *(player for read in declared.areas for player in read.players)}
+        names += [player_lock(game_id, external_id) for game_id, external_id in players]
+    for name in sorted(names):
         tx.send(LOCK_ROW, (name,))
 
 

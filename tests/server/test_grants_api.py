@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -226,3 +227,14 @@ async def test_live_key_grants_are_invisible_to_test_players(econ: Econ) -> None
         "POST", "/players/ann/grants", {"idempotencyKey": "l", "entries": [COINS]}, key="live-server"
     )
     assert (status, body["error"]["code"]) == (404, "player_not_found")
+
+
+async def test_concurrent_grants_under_one_key_pay_once(econ: Econ) -> None:
+    # docs/reference/conventions.md#idempotency: a second request with the key while the first runs waits
+    # for it, so 20 at once make one grant, and every answer is that grant.
+    await create(econ, "ann", "warmup")
+    results = await asyncio.gather(*(create(econ, "ann", "race") for _ in range(20)))
+    statuses = sorted(status for status, _, _ in results)
+    assert statuses == [200] * 19 + [201]
+    assert len({body["data"]["grant"]["grantId"] for _, body, _ in results}) == 1
+    assert econ.kinds().count("grant.created") == 2

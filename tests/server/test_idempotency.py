@@ -42,15 +42,33 @@ async def test_same_key_different_body_is_409(world: World) -> None:
     assert body["data"]["displayIdentity"]["name"] == "One"
 
 
-async def test_same_key_on_another_path_is_409(world: World) -> None:
+async def test_one_key_on_two_players_paths_is_two_writes_each_replayed_to_its_own(world: World) -> None:
+    # Keys are scoped to the concrete path: the same key on bob's path is bob's write, not a conflict.
     await world.register("alice")
     await world.register("bob")
     headers = {"Idempotency-Key": "shared"}
-    await world.call("PUT", "/server/v1/players/alice/identity", json={"name": "A"}, headers=headers)
-    status, body, _ = await world.call(
-        "PUT", "/server/v1/players/bob/identity", json={"name": "A"}, headers=headers
-    )
-    assert (status, body["error"]["code"]) == (409, "idempotency_conflict")
+    for name in ("alice", "bob"):
+        path = f"/server/v1/players/{name}/identity"
+        status, body, _ = await world.call("PUT", path, json={"name": name.title()}, headers=headers)
+        assert status == 200 and body["data"]["displayIdentity"]["name"] == name.title()
+    for name in ("alice", "bob"):
+        path = f"/server/v1/players/{name}/identity"
+        status, body, h = await world.call("PUT", path, json={"name": name.title()}, headers=headers)
+        assert (status, h["Idempotent-Replay"]) == (200, "true")
+        assert body["data"]["displayIdentity"]["name"] == name.title()
+
+
+async def test_players_registering_at_once_under_one_key_each_get_their_own_secret_back(
+    world: World,
+) -> None:
+    names = [f"p{i}" for i in range(4)]
+    firsts = await asyncio.gather(*(_register(world, name, "one-key") for name in names))
+    assert [status for status, _, _ in firsts] == [201] * 4
+    again = await asyncio.gather(*(_register(world, name, "one-key") for name in names))
+    for (_, first, _), (status, replay, headers) in zip(firsts, again, strict=True):
+        assert (status, headers["Idempotent-Replay"]) == (200, "true")
+        assert replay["data"]["playerSecret"] == first["data"]["playerSecret"]
+    assert world.event_kinds().count("player.secret_set") == 4
 
 
 async def test_key_order_and_whitespace_do_not_matter(world: World) -> None:

@@ -160,7 +160,7 @@ def _tail(log: Path) -> str:
     return log.read_text()[-3000:]
 
 
-async def _ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+async def _ready(base: str, proc: subprocess.Popen[bytes], log: Path, within: float = 30.0) -> None:
     async with httpx.AsyncClient() as client:
 
         async def healthy() -> bool:
@@ -170,7 +170,7 @@ async def _ready(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
             except httpx.TransportError:
                 return False
 
-        await until(healthy, lambda: f"the server to start: {_tail(log)}")
+        await until(healthy, lambda: f"the server to start: {_tail(log)}", within=within)
 
 
 def _stop(procs: list[subprocess.Popen[bytes]]) -> None:
