@@ -5,6 +5,12 @@ has not yet, and on an idle one the sleep is wasted. It waits for the condition 
 every few milliseconds, and fails with ``what`` (a description, or a function giving the state seen
 last) when the deadline passes. The deadline only bounds a test that is broken: it is long enough that a
 slow machine never reaches it.
+
+A look that raises has not seen the condition hold yet, and the wait goes on: on a loaded machine a
+server's answer can take longer than the client's own timeout (``httpx.ReadTimeout``), or a file can be
+read half written. The exception raised last is named in the failure at the deadline, and is its cause.
+An ``AssertionError`` is the exception: a condition asserts what must never happen while it waits (the
+server process exited), and that ends the wait at once.
 """
 
 from __future__ import annotations
@@ -23,8 +29,11 @@ WITHIN = 30.0  # seconds
 EVERY = 0.01  # seconds between two looks
 
 
-def _failure(what: str | Callable[[], str], within: float) -> str:
-    return f"waited {within} s for {what() if callable(what) else what}"
+def _failure(what: str | Callable[[], str], within: float, raised: Exception | None) -> AssertionError:
+    message = f"waited {within} s for {what() if callable(what) else what}"
+    if raised is not None:
+        message += f"; the last look raised {raised!r}"
+    return AssertionError(message)
 
 
 async def until(
@@ -35,16 +44,25 @@ async def until(
     every: float = EVERY,
 ) -> T:
     """Await until ``condition()`` (which may be a coroutine function) returns a true value; returns it.
-    The first look is immediate; between looks the event loop runs the other tasks."""
+    The first look is immediate; between looks the event loop runs the other tasks. A look that raises
+    counts as not yet, but for an ``AssertionError`` (the module docstring)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
+    raised: Exception | None = None
     while True:
-        value = condition()
-        if inspect.isawaitable(value):
-            value = await value
-        if value:
-            return value  # type: ignore[return-value]
-        assert loop.time() < deadline, _failure(what, within)
+        try:
+            value = condition()
+            if inspect.isawaitable(value):
+                value = await value
+        except AssertionError:
+            raise
+        except Exception as exc:
+            raised = exc
+        else:
+            if value:
+                return value  # type: ignore[return-value]
+        if loop.time() >= deadline:
+            raise _failure(what, within, raised) from raised
         await asyncio.sleep(every)
 
 
@@ -57,11 +75,19 @@ def until_sync(
 ) -> T:
     """:func:`until` for a thread that may block: a test without an event loop, or a worker thread."""
     deadline = time.monotonic() + within
+    raised: Exception | None = None
     while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, _failure(what, within)
+        try:
+            value = condition()
+        except AssertionError:
+            raise
+        except Exception as exc:
+            raised = exc
+        else:
+            if value:
+                return value
+        if time.monotonic() >= deadline:
+            raise _failure(what, within, raised) from raised
         time.sleep(every)
 
 

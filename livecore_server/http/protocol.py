@@ -24,6 +24,19 @@ Two more answers aiohttp makes itself go the same way: its 417 to an ``Expect`` 
 ``Expect``; and the rest of a body it drains after an early answer (a 401 before the body was read) that
 does not decode as its ``Content-Encoding`` says is dropped with the connection, with no traceback: the
 answer was the refusal.
+
+Two kinds of request aiohttp parses are refused here too, before the app sees them. A ``Content-Encoding``
+other than ``gzip`` or ``deflate``: aiohttp decodes those two, refuses ``br`` (above; ``zstd`` too, without
+its library) and reads any other value (``compress``, ``x-gzip``, a list such as ``gzip, br``,
+``identity``) as no encoding at all, so a plain body labelled ``compress`` would be applied as if it had
+been sent as it is. So the header, when there is one, must be one of the two alone, on one line, in any
+letter case (HTTP's codings ignore case, and aiohttp decodes ``GZIP``), with or without a body; anything
+else is answered as ``br`` is: a 400 naming ``Content-Encoding``, counted against the caller's address
+(here its headers are read, so behind a proxy it is the client the proxy names, as for ``Expect``), and
+the connection closed with the body unread. And a request target that is not a path: ``OPTIONS *`` (the
+server as a whole) and ``CONNECT host:443`` (a tunnel) name no route, and aiohttp's router answers them
+its plain-text 404; they get the 404 ``not_found`` of any path outside the namespaces, in the envelope
+with a request id, uncounted like it.
 """
 
 from __future__ import annotations
@@ -38,7 +51,7 @@ from aiohttp.web_protocol import RequestHandler, RequestPayloadError, _ErrInfo
 from multidict import CIMultiDict
 
 from livecore.clock import to_millis
-from livecore.errors import INTERNAL_ERROR, INVALID_REQUEST, LivecoreError, invalid_request
+from livecore.errors import INTERNAL_ERROR, INVALID_REQUEST, NOT_FOUND, LivecoreError, invalid_request
 from livecore.ratelimit import BucketName
 from livecore_server.http.envelope import error_response
 from livecore_server.http.middlewares import REQUEST_IDS, RequestIds, take_token
@@ -46,17 +59,38 @@ from livecore_server.services import SERVICES
 
 log = logging.getLogger("livecore_server")
 
+# An encoding the server does not decode, whether the parser refused it (``br``) or read it as none
+# (``compress``): the same answer (module docstring).
+_UNKNOWN_ENCODING = invalid_request(
+    "Send the body uncompressed, or with Content-Encoding gzip or deflate.",
+    {"Content-Encoding": "must be gzip or deflate, or left out"},
+)
+# What aiohttp's parser decodes of a single Content-Encoding value, lower-cased once it is ASCII.
+_DECODED = frozenset({"gzip", "deflate"})
+
 # What the parser refused, in the client's terms; anything else it refuses is a malformed header.
 _REFUSALS: tuple[tuple[type[Exception], str], ...] = (
     (LineTooLong, "A request line or header line is longer than 8,190 bytes."),
-    (ContentEncodingError, "Send the body uncompressed, or with Content-Encoding gzip or deflate."),
     (BadStatusLine, "The request line is not HTTP/1.x."),
 )
 _MALFORMED = "A header is malformed or holds a character HTTP does not allow (NUL, a control character)."
 
 
-def _refusal(exc: BaseException | None) -> str:
-    return next((text for kind, text in _REFUSALS if isinstance(exc, kind)), _MALFORMED)
+def _refusal(exc: BaseException | None) -> LivecoreError:
+    if isinstance(exc, ContentEncodingError):
+        return _UNKNOWN_ENCODING
+    return LivecoreError(
+        INVALID_REQUEST, next((text for kind, text in _REFUSALS if isinstance(exc, kind)), _MALFORMED)
+    )
+
+
+def _decoded(encodings: list[str]) -> bool:
+    """Whether the ``Content-Encoding`` lines of a request are the one encoding aiohttp decodes and the
+    service takes."""
+    return len(encodings) == 1 and encodings[0].isascii() and encodings[0].lower() in _DECODED
+
+
+_NOT_A_PATH = LivecoreError(NOT_FOUND, "No such route: the request target is not a path.")
 
 
 # The bucket of the caller's address a refusal takes its token from (module docstring).
@@ -78,11 +112,35 @@ class EnvelopeRequestHandler(RequestHandler):
             log.info("refused a malformed request from %s: %s", request.remote, type(err_info.exc).__name__)
             # aiohttp's stand-in request holds a plain dict for headers: none of the refused one's.
             unread = request.clone(headers=CIMultiDict())
-            response = await self._refused(unread, LivecoreError(INVALID_REQUEST, _refusal(err_info.exc)))
+            response = await self._refused(unread, _refusal(err_info.exc))
             response.force_close()
             return response
 
         return refuse
+
+    def _handle_request(
+        self,
+        request: web.BaseRequest,
+        start_time: float | None,
+        request_handler: Callable[[web.BaseRequest], Awaitable[web.StreamResponse]],
+    ) -> Coroutine[Any, Any, tuple[web.StreamResponse, bool]]:
+        # Every request passes here, as in finish_response: what the app must not see is handed to
+        # another handler (module docstring).
+        headers = request.headers
+        if "Content-Encoding" in headers and not _decoded(headers.getall("Content-Encoding")):
+            request_handler = self._refuse_encoding
+        elif request.method == "CONNECT" or request.raw_path == "*":
+            request_handler = self._not_a_path
+        return super()._handle_request(request, start_time, request_handler)
+
+    async def _refuse_encoding(self, request: web.BaseRequest) -> web.StreamResponse:
+        response = await self._refused(request, _UNKNOWN_ENCODING)
+        response.force_close()  # its body is left unread
+        return response
+
+    async def _not_a_path(self, request: web.BaseRequest) -> web.StreamResponse:
+        request_id = cast(_EnvelopeServer, self._manager).app[REQUEST_IDS].new()
+        return error_response(_NOT_A_PATH, {"X-Request-Id": request_id})
 
     async def _refused(self, request: web.BaseRequest, err: LivecoreError) -> web.Response:
         """``err`` in the envelope with a request id, counted against the caller's address (the module

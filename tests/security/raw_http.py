@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import attrs
 import orjson
@@ -38,10 +38,14 @@ class Answer:
 
 
 def request(
-    method: str, path: str, headers: Mapping[str, str | bytes] | None = None, body: bytes = b""
+    method: str,
+    path: str,
+    headers: Mapping[str, str | bytes] | Iterable[tuple[str, str | bytes]] | None = None,
+    body: bytes = b"",
 ) -> bytes:
+    """One request; ``headers`` as pairs sends a header more than once."""
     lines = [f"{method} {path} HTTP/1.1".encode(), b"Host: 127.0.0.1"]
-    for name, value in (headers or {}).items():
+    for name, value in headers.items() if isinstance(headers, Mapping) else headers or ():
         lines.append(name.encode() + b": " + (value if isinstance(value, bytes) else value.encode()))
     if body:
         lines.append(b"Content-Length: " + str(len(body)).encode())

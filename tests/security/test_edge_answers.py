@@ -8,14 +8,21 @@ aiohttp's plain-text 417 echoing the header; the 405s of ``/`` and ``/metrics``,
 namespaces and ``/mcp``'s 401 carried no ``X-Request-Id``; an undecodable gzip body after an early 401
 logged a traceback at ERROR. Each is now an answer in the error envelope with a request id, and one INFO
 line in the log at most.
+
+Later probes: a ``Content-Encoding`` aiohttp does not decode and does not refuse either (``compress``,
+``x-gzip``, ``gzip, br``, ``*``, ``gzip;q=1``) was read as no encoding, so a plain body sent as
+``compress`` was applied (a 201); ``OPTIONS *`` and ``CONNECT host:443`` got aiohttp's plain-text 404
+without a request id.
 """
 
 from __future__ import annotations
 
 import gzip
 import logging
+import zlib
 from typing import Any
 
+import orjson
 import pytest
 
 from tests.conftest import World
@@ -59,6 +66,120 @@ def _proxied(headers: dict[str, str | bytes]) -> dict[str, str | bytes]:
 async def test_content_encoding_br_is_a_counted_400(world: World) -> None:
     headers = _proxied({"Content-Type": "application/json", "Content-Encoding": "br"})
     await _refused_and_counted(world, request("POST", "/server/v1/ping", headers, b"\x1b\x03\x00\xf8"))
+
+
+# Every Content-Encoding but gzip and deflate, each alone: one the parser does not know, and lists. A
+# header given twice is a list too (the last pair).
+UNDECODED: list[list[tuple[str, str | bytes]]] = [
+    [("Content-Encoding", value)]
+    for value in ("compress", "x-gzip", "gzip, br", "deflate, deflate", "*", "gzip;q=1", "identity", "")
+] + [[("Content-Encoding", "gzip"), ("Content-Encoding", "gzip")]]
+
+
+def _encoded(headers: list[tuple[str, str | bytes]], body: bytes) -> bytes:
+    """``body`` as aiohttp would read it under ``headers``: gzipped once when the last one says gzip."""
+    return gzip.compress(body) if headers[-1][1] == "gzip" else body
+
+
+def _refused_encoding(answer: Answer) -> None:
+    _with_request_id(answer, 400, "invalid_request")
+    assert answer.fields == {"Content-Encoding": "must be gzip or deflate, or left out"}, answer
+    assert "ratelimit-remaining" in answer.headers and answer.headers["connection"] == "close"
+
+
+async def test_a_server_grant_sent_with_an_encoding_other_than_gzip_or_deflate_is_a_400_granting_nothing(
+    world: World,
+) -> None:
+    await world.register("ann")
+    grant = orjson.dumps(
+        {"entries": [{"type": "currency", "key": "coins", "amount": 5}], "idempotencyKey": "g1"}
+    )
+    base = {"Authorization": f"Bearer {world.keys['test-server']}", "Content-Type": "application/json"}
+    remaining = []
+    for encoding in UNDECODED:
+        headers = [*_proxied(base).items(), *encoding]
+        answer = await exchange(
+            world, request("POST", "/server/v1/players/ann/grants", headers, _encoded(encoding, grant))
+        )
+        _refused_encoding(answer)
+        remaining.append(int(answer.headers["ratelimit-remaining"]))
+    # Each counted against the caller's address, one token apiece.
+    assert remaining == list(range(remaining[0], remaining[0] - len(UNDECODED), -1))
+    assert world.rows("SELECT count(*) FROM grants") == [(0,)]
+    # The same grant, gzipped as HTTP allows (any case), is the first one applied under its key.
+    headers = [*_proxied(base).items(), ("Content-Encoding", "GZIP")]
+    answer = await exchange(
+        world, request("POST", "/server/v1/players/ann/grants", headers, gzip.compress(grant))
+    )
+    assert answer.status == 201 and "idempotent-replay" not in answer.headers, answer
+    assert world.rows("SELECT count(*) FROM grants") == [(1,)]
+
+
+async def test_a_gift_sent_with_content_encoding_compress_is_a_400_sending_nothing(world: World) -> None:
+    ann, bob = await world.register("ann"), await world.register("bob")
+    client = {"Authorization": f"Bearer {world.keys['test-client']}", "Content-Type": "application/json"}
+    status, body, _ = await world.call(
+        "POST",
+        "/sdk/v1/players/ann/friends/requests",
+        key="test-client",
+        secret=ann,
+        json={"externalPlayerId": "bob"},
+    )
+    assert status == 201, body
+    request_id = body["data"]["request"]["requestId"]
+    status, body, _ = await world.call(
+        "POST", f"/sdk/v1/players/bob/friends/requests/{request_id}/accept", key="test-client", secret=bob
+    )
+    assert status == 200, body
+    gift = orjson.dumps(
+        {
+            "externalPlayerId": "bob",
+            "type": "currency",
+            "resourceKey": "coins",
+            "amount": 1,
+            "idempotencyKey": "g1",
+        }
+    )
+    headers = _proxied({**client, "X-Player-Secret": ann, "Content-Encoding": "compress"})
+    answer = await exchange(world, request("POST", "/sdk/v1/players/ann/friends/gifts", headers, gift))
+    _refused_encoding(answer)
+    assert world.rows("SELECT count(*) FROM gifts") == [(0,)]
+    headers["Content-Encoding"] = "deflate"
+    answer = await exchange(
+        world, request("POST", "/sdk/v1/players/ann/friends/gifts", headers, zlib.compress(gift))
+    )
+    assert answer.status == 201, answer
+    assert world.rows("SELECT count(*) FROM gifts") == [(1,)]
+
+
+async def test_an_encoding_other_than_gzip_or_deflate_is_a_400_on_every_path_body_or_not(
+    world: World,
+) -> None:
+    for path in ("/server/v1/ping", "/sdk/v1/players/alice/wallet", "/", "/nothing", "/mcp", "/portal/"):
+        headers = _proxied(
+            {"Authorization": f"Bearer {world.keys['test-server']}", "Content-Encoding": "compress"}
+        )
+        _refused_encoding(await exchange(world, request("GET", path, headers)))
+        headers["Content-Type"] = "application/json"
+        _refused_encoding(await exchange(world, request("POST", path, headers, b"{}")))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"CONNECT host:443 HTTP/1.1\r\nHost: host:443\r\n\r\n",
+    ],
+    ids=["OPTIONS *", "CONNECT host:443"],
+)
+async def test_a_request_target_that_is_not_a_path_is_a_404_with_a_request_id(
+    world: World, raw: bytes
+) -> None:
+    answer = await exchange(world, raw)
+    _with_request_id(answer, 404, "not_found")
+    assert answer.error["message"] == "No such route: the request target is not a path."
+    # As any path outside the namespaces, and the server goes on answering.
+    _with_request_id(await exchange(world, request("GET", "/nothing", _proxied({}))), 404, "not_found")
 
 
 async def test_a_negative_content_length_is_a_counted_400(world: World) -> None:
