@@ -11,6 +11,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import socket
 import sys
 import tempfile
@@ -682,7 +683,13 @@ def demo(
         f" and {base}/admin/v1/openapi.json (operators)"
     )
     click.echo("The operators' portal, signed in as the demo's owner (this link works once, for 15 minutes):")
-    click.echo(f"  {portal_link}\n")
+    click.echo(f"  {portal_link}")
+    click.echo(
+        "A personal key of the owner, for the admin API and examples/support_desk.py (printed once, in"
+        " another shell):"
+    )
+    where = "" if db == "livecore.db" else f" --db {shlex.quote(redact(db))}"
+    click.echo(f"  livecore-server members personal-key {DEMO_MEMBER}{where}\n")
     config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)
     _serve(config, _clock(clock_kind), "127.0.0.1", port, access_log=True, sockets=sockets)
 
