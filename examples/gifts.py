@@ -15,9 +15,10 @@ Run it against a server (only the client key is needed):
     livecore-server demo
     LIVECORE_CLIENT_KEY=lc_test_... python examples/gifts.py
 
-Against a server it needs only the clients (``pip install livecore``). Without ``LIVECORE_CLIENT_KEY`` it
-starts its own demo server on a temporary SQLite file, which needs the server installed
-(``pip install "livecore[server]"``).
+Against a server it needs only the plain install, the core and the clients
+(docs/client.md#installing-only-the-client). Without ``LIVECORE_CLIENT_KEY`` it starts its own demo server
+on a temporary SQLite file, which needs the server installed (the ``server`` extra); on the plain install it
+says so in one line.
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ def main() -> None:
     if client_key:
         run(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key)
         return
-    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+    from livecore_server.entry import demo_of_its_own  # the branch above needs only the plain install
 
-    with demo_server() as demo:
+    with demo_of_its_own(__file__, "LIVECORE_CLIENT_KEY") as demo:
         run(demo.base_url, demo.client_key)
 
 

@@ -8,9 +8,10 @@ then, in another:
 
     LIVECORE_CLIENT_KEY=lc_test_... LIVECORE_SERVER_KEY=lc_test_... python examples/quickstart.py
 
-Against a server it needs only the clients (``pip install livecore``). Without the two variables it starts
-its own server on a temporary SQLite file and uses that, so it also runs as written with nothing else set
-up; that needs the server installed too (``pip install "livecore[server]"``).
+Against a server it needs only the plain install, the core and the clients
+(docs/client.md#installing-only-the-client). Without the two variables it starts its own server on a
+temporary SQLite file and uses that, so it also runs as written with nothing else set up; that needs the
+server installed too (the ``server`` extra), and on the plain install it says so in one line.
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ def main() -> None:
     if client_key and server_key:
         tour(os.environ.get("LIVECORE_URL", "http://127.0.0.1:8080"), client_key, server_key)
         return
-    from livecore_server.embedded import demo_server  # livecore[server]; the branch above needs only livecore
+    from livecore_server.entry import demo_of_its_own  # the branch above needs only the plain install
 
-    with demo_server() as demo:
+    with demo_of_its_own(__file__, "LIVECORE_CLIENT_KEY and LIVECORE_SERVER_KEY") as demo:
         tour(demo.base_url, demo.client_key, demo.server_key)
 
 

@@ -2,7 +2,7 @@
 
     python examples/webhook_receiver.py --secret whsec_... --port 9000
 
-It needs only the plain install (``pip install livecore``): ``http.server`` serves, and
+It needs only the plain install (docs/client.md#installing-only-the-client): ``http.server`` serves, and
 ``livecore_client.webhooks`` verifies. Point a webhook endpoint at ``http://localhost:9000/webhooks``
 (docs/webhooks.md#from-the-demo-to-your-receiver walks the demo's way there). Plain http is allowed for
 loopback hosts outside production (docs/reference/webhooks.md). While the secret is being rotated, pass

@@ -11,6 +11,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import socket
 import sys
 import tempfile
@@ -22,6 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 
 from livecore.names import shown
+from livecore.operators.rules import KEY_DAYS_OFFERED, KEY_LIFETIME
+from livecore.roles import Role
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus
 from livecore_server.config import Config, is_postgres, sqlite_path
 from livecore_server.simulate import MOST_SEEDS, shipped
@@ -680,7 +683,13 @@ def demo(
         f" and {base}/admin/v1/openapi.json (operators)"
     )
     click.echo("The operators' portal, signed in as the demo's owner (this link works once, for 15 minutes):")
-    click.echo(f"  {portal_link}\n")
+    click.echo(f"  {portal_link}")
+    click.echo(
+        "A personal key of the owner, for the admin API and examples/support_desk.py (printed once, in"
+        " another shell):"
+    )
+    where = "" if db == "livecore.db" else f" --db {shlex.quote(redact(db))}"
+    click.echo(f"  livecore-server members personal-key {DEMO_MEMBER}{where}\n")
     config = _config(db, header_timeout=header_timeout, body_timeout=body_timeout)
     _serve(config, _clock(clock_kind), "127.0.0.1", port, access_log=True, sockets=sockets)
 
@@ -840,6 +849,64 @@ def members_login_link(member: str, studio: str | None, base_url: str | None, db
 
     base, token = _operate(db, run)
     click.echo(f"{base.rstrip('/')}/portal/login/{token}")
+
+
+@members.command("personal-key")
+@click.argument("member")
+@click.option("--studio", default=None, help="The studio's key (default: the only one).")
+@click.option(
+    "--days",
+    default=KEY_DAYS_OFFERED,
+    show_default=True,
+    type=click.IntRange(KEY_LIFETIME.minimum, KEY_LIFETIME.maximum),
+    help="Days the key works.",
+)
+@click.option("--read-only", is_flag=True, help="Refuse every write the key is sent with.")
+@click.option(
+    "--role",
+    type=click.Choice([r.value for r in Role]),
+    default=None,
+    help="A lower role than the member's for the key (default: the member's own).",
+)
+@click.option("--db", default=None, help=DB_HELP)
+def members_personal_key(
+    member: str, studio: str | None, days: int, read_only: bool, role: str | None, db: str | None
+) -> None:
+    """Make MEMBER's personal key (svc_pk_...) and print it, once, alone on stdout; the member's key
+    before it stops working. The same action as the portal's Personal keys page, audited as the member's
+    with actor.via "cli"; for a machine with no browser."""
+    from livecore.clock import format_ts
+    from livecore.errors import LivecoreError
+    from livecore_server.operators.sessions import SignInError, issue_personal_key
+
+    def run(services: Services) -> Any:
+        try:
+            return issue_personal_key(
+                services,
+                member,
+                studio,
+                expires_in_days=days,
+                read_only=read_only,
+                role=Role(role) if role else None,
+            )
+        except SignInError as exc:
+            raise click.ClickException(str(exc)) from None
+        except LivecoreError as exc:
+            fields = (exc.details or {}).get("fields") or {}
+            reasons = "; ".join(f"{name} {why}" for name, why in fields.items())
+            message = f"{exc.message.rstrip('.')}: {reasons}" if reasons else exc.message
+            raise Refused(exc.code.value, message, fields or None) from None
+
+    made = _operate(db, run)
+    click.echo(made.secret)
+    key = made.key
+    click.echo(
+        f"the personal key {key.prefix}... ({key.key_id}) of {key.member_key}, until"
+        f" {format_ts(key.expires_at)}{', read-only' if key.read_only else ''}"
+        f"{f', role {key.role.value}' if key.role else ''}: shown this once, and the member's key before it"
+        " no longer works",
+        err=True,
+    )
 
 
 @main.group()

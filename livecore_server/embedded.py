@@ -86,7 +86,7 @@ class Demo:
     base_url: str
     client_key: str  # the demo game's test client_sdk key
     server_key: str  # its test server_integration key
-    owner_link: str  # a one-time portal sign-in link of the demo studio's owner
+    owner_key: str  # a personal key of the demo studio's owner, as `members personal-key owner` makes it
 
 
 @contextmanager
@@ -94,21 +94,18 @@ def demo_server() -> Iterator[Demo]:
     """What ``livecore-server demo`` serves (the built-in demo manifest), on a temporary SQLite file, in
     a thread: for examples and tools that want a demo without a server process."""
     from livecore_server.demo import DEMO_MEMBER, apply_demo
-    from livecore_server.operators.sessions import issue_login_link
+    from livecore_server.operators.sessions import issue_personal_key
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"
         applying = build_services(Config(db=db), SystemClock(), storage=storage())
         try:
             applied, _ = apply_demo(applying)
-            link = issue_login_link(applying, DEMO_MEMBER)
+            owner_key = issue_personal_key(applying, DEMO_MEMBER).secret
         finally:
             applying.close()
         keys = applied["games"]["space-race"]["apiKeys"]
         with serve_in_thread(Config(db=db), SystemClock()) as served:
             yield Demo(
-                served.base_url,
-                keys["demo-client"]["secret"],
-                keys["demo-server"]["secret"],
-                f"{served.base_url}/portal/login/{link}",
+                served.base_url, keys["demo-client"]["secret"], keys["demo-server"]["secret"], owner_key
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,6 +31,61 @@ def test_support_desk_example_grants_by_hand_with_a_personal_key_and_finds_it_au
     assert "audit: grant.manual_create on player:ada-" in out
     assert "by personal_key from 127.0.0.1" in out
     assert "now shows 1 pending grant(s), source admin" in out
+
+
+# The examples that call a server, and the variables that name a running one.
+CLIENT_EXAMPLES = {
+    "quickstart.py": "LIVECORE_CLIENT_KEY and LIVECORE_SERVER_KEY",
+    "friends.py": "LIVECORE_CLIENT_KEY",
+    "gifts.py": "LIVECORE_CLIENT_KEY",
+    "crate_drop.py": "LIVECORE_CLIENT_KEY and LIVECORE_SERVER_KEY",
+    "studio_backend_grants.py": "LIVECORE_SERVER_KEY",
+    "support_desk.py": "LIVECORE_PERSONAL_KEY, LIVECORE_URL and LIVECORE_CLIENT_KEY",
+}
+# An example run as on the plain install: none of the server's modules can be imported (each one's entry
+# in sys.modules is None, which is what find_spec answers and what an import refuses).
+AS_ON_A_PLAIN_INSTALL = """
+import runpy, sys
+from livecore_server.entry import SERVER_MODULES
+for name in SERVER_MODULES:
+    sys.modules[name] = None
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("script", sorted(CLIENT_EXAMPLES))
+def test_a_client_example_without_its_variables_on_the_plain_install_says_so_in_one_line(script: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVECORE_")}
+    result = subprocess.run(
+        [sys.executable, "-c", AS_ON_A_PLAIN_INSTALL, str(EXAMPLES / script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"Error: {script} needs {CLIENT_EXAMPLES[script]} ("), line
+    assert "(missing: aiohttp, " in line, line
+    assert line.endswith('install them with: pip install "livecore[server]"'), line
+
+
+def test_the_support_desk_with_a_key_and_no_player_to_help_says_so_in_one_line() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVECORE_")}
+    env["LIVECORE_PERSONAL_KEY"] = "svc_pk_" + "x" * 43
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLES / "support_desk.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+    assert (result.returncode, result.stdout) == (1, ""), result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: support_desk.py needs LIVECORE_PLAYER"), line
 
 
 def test_daily_quests_example_runs_the_studio_area_embedded() -> None:

@@ -9,10 +9,12 @@ The rules, as a studio's lead would write them on a whiteboard:
    personal keys, members, the audit log). Each operator action names the roles that may take it
    (:data:`ALLOWED`); owners and admins may take every action.
 3. A member acts in the portal (a session) or with a personal key (``svc_pk_...``) on the admin API or
-   ``/mcp``. A personal key is one per member and studio, shown once; making a new one revokes the one
-   before. It lives from 7 days to 1 year (:data:`KEY_LIFETIME`), may be read-only, may carry a lower
-   role than its member's, and never more than the member's *current* role: what it may do is what both
-   roles allow. It stops working when the member is removed.
+   ``/mcp``. A personal key is one per member and studio, shown once, made in the portal or, on the
+   server's machine, by ``livecore-server members personal-key`` (the same action, audited as the
+   member's ``via: "cli"``); making a new one revokes the one before. It lives from 7 days to 1 year
+   (:data:`KEY_LIFETIME`), may be read-only, may carry a lower role than its member's, and never more
+   than the member's *current* role: what it may do is what both roles allow. It stops working when the
+   member is removed.
 4. Dashboard-only actions (:data:`DASHBOARD_ONLY`: API keys, personal keys, creating a live webhook
    endpoint or rotating its signing secret) are refused to personal keys: 403 ``dashboard_only``.
 5. Every action writes an audit entry in the transaction of its effect (:class:`AuditEntry`).
@@ -137,6 +139,8 @@ DASHBOARD_ONLY = frozenset(
 
 #: How long a personal key lives, in days (docs/operators.md#personal-keys).
 KEY_LIFETIME = Range(7, 365)
+#: The lifetime the portal's form and ``livecore-server members personal-key`` offer, in days.
+KEY_DAYS_OFFERED = 30
 PERSONAL_KEY_PREFIX = "svc_pk_"
 #: A portal session's cookie, and the header a session's writes carry its CSRF token in.
 SESSION_COOKIE = "livecore_session"
@@ -152,11 +156,14 @@ class Via(enum.StrEnum):
     PORTAL = "portal"
     API = "api"
     MCP = "mcp"
+    # ``livecore-server members personal-key``: the member's own action, taken with the database's access
+    # by whoever runs the command on the server's machine, so its entry says so.
+    CLI = "cli"
 
 
 @attrs.frozen
 class Operator:
-    """Who is acting: a member, through the portal (a session) or a personal key (``key_id``)."""
+    """Who is acting: a member, through the portal (a session), a personal key (``key_id``) or the CLI."""
 
     member_id: str
     studio_id: str
@@ -174,6 +181,8 @@ class Operator:
     def actor(self) -> dict[str, Any]:
         """The audit entry's ``actor`` (docs/operators.md#the-audit-log)."""
         if self.key_id is None:
+            if self.via is Via.CLI:
+                return {"kind": "member", "memberId": self.member_id, "via": self.via.value}
             return {"kind": "member", "memberId": self.member_id}
         return {
             "kind": "personal_key",

@@ -1,4 +1,5 @@
-"""Who may call an operator route, and running one for the portal and ``/mcp`` (docs/operators.md).
+"""Who may call an operator route, and running one for the portal, ``/mcp`` and the CLI
+(docs/operators.md).
 
 A request to ``/admin/v1/studios/...`` (and ``/admin/v1/me``) is admitted in this order, each step
 answering before the next runs:
@@ -12,14 +13,15 @@ answering before the next runs:
    for a game the studio does not have) and the route's action (``livecore.operators.rules.authorize``).
 
 The portal and ``/mcp`` run the same routes, through :func:`run_route`, with the same steps 4 and the
-handler; so an operator may do exactly the same things in all three places.
+handler; so an operator may do exactly the same things in all three places. The CLI's
+``members personal-key`` runs the portal's route the same way (:func:`run_route_now`).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from aiohttp import web
@@ -233,7 +235,7 @@ def env_of(query: Mapping[str, str]) -> Environment | None:
         return None
 
 
-# --- running a route for the portal and /mcp ---------------------------------------------------------------
+# --- running a route for the portal, /mcp and the CLI -------------------------------------------------------
 
 
 async def run_route(
@@ -249,6 +251,34 @@ async def run_route(
     """Run an operator route's handler as its route would, for a member already signed in: the same
     scope, authorization, validation (the body's nesting as a parsed one's, then 400 naming the fields)
     and one transaction. Returns the response model."""
+    run = _route_transaction(services, binding, operator, params, body, query, remote)
+    return _model(await services.store.run_async(run, write=binding.route.is_write))
+
+
+def run_route_now(
+    services: Services,
+    binding: Binding,
+    operator: Operator,
+    params: Mapping[str, str],
+    *,
+    body: Mapping[str, Any] | None = None,
+) -> Any:
+    """:func:`run_route` on the calling thread, for a command that serves nothing (``livecore-server
+    members personal-key``, the embedded demo): no client address."""
+    run = _route_transaction(services, binding, operator, params, body, None, None)
+    return _model(services.store.run(run, write=binding.route.is_write))
+
+
+def _route_transaction(
+    services: Services,
+    binding: Binding,
+    operator: Operator,
+    params: Mapping[str, str],
+    body: Mapping[str, Any] | None,
+    query: Mapping[str, str] | None,
+    remote: str | None,
+) -> Callable[[ServerTransaction], Any]:
+    """The route's request validated now, and its transaction to run."""
     route = binding.route
     assert route.action is not None, route.name
     raw_body = dict(body or {}) if body or not route.request_optional else None
@@ -275,5 +305,8 @@ async def run_route(
         )
         return handler(call, tx)
 
-    result = await services.store.run_async(run, write=route.is_write)
+    return run
+
+
+def _model(result: Any) -> Any:
     return getattr(result, "value", result)

@@ -10,15 +10,28 @@
 - Signing out ends the session on the server; its cookie then opens nothing.
 - OpenID Connect (``livecore_server.operators.oidc``) starts the same sessions, for the member whose email the
   provider verified.
+- ``livecore-server members personal-key <member>`` makes the member's personal key without a browser: the
+  portal's own route run for the member (:func:`issue_personal_key`).
 """
 
 from __future__ import annotations
 
 from livecore.clock import to_millis
 from livecore.ids import new_id, new_secret
+from livecore.operators.api import PERSONAL_KEY_CREATE, PersonalKeySecretResponse
 from livecore.operators.audit import write
-from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_ID_PREFIX, SESSION_TTL, Action, Operator
-from livecore_server.operators.access import session_operator
+from livecore.operators.rules import (
+    KEY_DAYS_OFFERED,
+    LOGIN_LINK_TTL,
+    SESSION_ID_PREFIX,
+    SESSION_TTL,
+    Action,
+    Operator,
+    Via,
+)
+from livecore.roles import Role
+from livecore_server.operators.access import run_route_now, session_operator
+from livecore_server.operators.area import SERVER_AREA
 from livecore_server.operators.sql import operators_tx
 from livecore_server.operators.sql.members import Member
 from livecore_server.services import Services
@@ -66,6 +79,31 @@ def issue_login_link(services: Services, member_key: str, studio_key: str | None
 
     services.store.run(run)
     return token
+
+
+def issue_personal_key(
+    services: Services,
+    member_key: str,
+    studio_key: str | None = None,
+    *,
+    expires_in_days: int = KEY_DAYS_OFFERED,
+    read_only: bool = False,
+    role: Role | None = None,
+) -> PersonalKeySecretResponse:
+    """The member's new personal key, its secret to show once: the portal's route
+    (``admin.personal_keys.create``) run for the member, so the same checks (400 naming the field), the
+    key before it revoked, and its audit entry, whose actor is the member ``via: "cli"``. ``studio_key``
+    may be left out when the database holds one studio."""
+    member = services.store.run(lambda tx: _member(tx, member_key, studio_key), write=False)
+    operator = Operator(member_id=member.id, studio_id=member.studio_id, role=member.role, via=Via.CLI)
+    body: dict[str, object] = {"expiresInDays": expires_in_days, "readOnly": read_only}
+    if role is not None:
+        body["role"] = role.value
+    (binding,) = [b for b in SERVER_AREA.served if b.route is PERSONAL_KEY_CREATE]
+    made: PersonalKeySecretResponse = run_route_now(
+        services, binding, operator, {"studio": member.studio_id}, body=body
+    )
+    return made
 
 
 def _member(tx: ServerTransaction, member_key: str, studio_key: str | None) -> Member:

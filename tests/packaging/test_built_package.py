@@ -16,7 +16,6 @@ under one with a warm one, where a virtual environment made with pip took about 
 from __future__ import annotations
 
 import email
-import importlib.util
 import json
 import os
 import re
@@ -439,6 +438,23 @@ def test_the_client_examples_run_on_a_plain_install_against_the_demo(
         assert line in printed[script], f"{script} printed:\n{printed[script]}"
 
 
+def test_a_client_example_without_its_variables_on_a_plain_install_says_in_one_line_what_it_needs(
+    plain: Installed, examples: Path
+) -> None:
+    done = subprocess.run(
+        [plain.bin("python"), examples / "quickstart.py"],
+        cwd=plain.home,
+        env=plain.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("Error: quickstart.py needs LIVECORE_CLIENT_KEY and LIVECORE_SERVER_KEY"), line
+    assert "(missing: aiohttp," in line and line.endswith('pip install "livecore[server]"'), line
+
+
 def test_the_embedded_examples_and_the_smallest_area_run_on_a_plain_install(
     plain: Installed, examples: Path
 ) -> None:
@@ -461,16 +477,10 @@ print(grant.entries[0].key, grant.entries[0].amount, grant.source_kind)
 
 @pytest.fixture(scope="module")
 def owner_key(installed: Installed, demo: Demo) -> str:
-    """A personal key of the demo's owner, made as docs/webhooks.md says: sign in with a link (the demo's
-    printed one is the portal test's; ``members login-link`` makes another), then make the key in the
-    portal, as the support desk example does."""
+    """A personal key of the demo's owner, made as docs/webhooks.md says: ``livecore-server members
+    personal-key owner`` on the demo's database, which prints the key alone."""
     server = installed.bin("livecore-server")
-    link = installed.run(server, "members", "login-link", "owner", "--base-url", demo.url, "--db", "demo.db")
-    spec = importlib.util.spec_from_file_location("support_desk_example", EXAMPLES / "support_desk.py")
-    assert spec is not None and spec.loader is not None
-    desk = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(desk)
-    key: str = desk.personal_key_from_link(link.strip())
+    (key,) = installed.run(server, "members", "personal-key", "owner", "--db", "demo.db").splitlines()
     return key
 
 

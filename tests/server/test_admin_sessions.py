@@ -1,7 +1,7 @@
 """Members signing in and out (docs/operators.md#signing-in, livecore_server/operators/sessions.py): one-time
 sign-in links (once, 15 minutes, not for a removed member), portal sessions (12 hours, ended by signing out, a
-new token at each sign-in so a cookie planted before is never promoted), and the ``livecore-server members
-login-link`` command."""
+new token at each sign-in so a cookie planted before is never promoted), the ``livecore-server members
+login-link`` command, and ``members personal-key``, a member's personal key without a browser."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
 from livecore.operators.rules import LOGIN_LINK_TTL, SESSION_TTL
 from livecore_server.cli import main
-from livecore_server.operators.access import SESSION_COOKIE, session_operator
+from livecore_server.operators.access import SESSION_COOKIE, personal_key_shaped, session_operator
 from livecore_server.operators.sessions import (
     SignInError,
     issue_login_link,
@@ -25,9 +27,10 @@ from livecore_server.operators.sessions import (
     served_address,
     sign_out,
 )
-from tests.conftest import TEST_MANIFEST, World, make_services
+from tests.conftest import TEST_MANIFEST, World, make_app, make_services
 from tests.server.admin_support import (
     BETA_MANIFEST,
+    GAME,
     STUDIO,
     Operator,
     admin,
@@ -268,3 +271,94 @@ def test_a_servers_address_is_its_public_url_else_where_it_listens(
     host: str, public_url: str | None, address: str
 ) -> None:
     assert served_address(host, 9000, public_url) == address
+
+
+# --- the personal-key command ------------------------------------------------------------------------------
+
+
+def _applied(tmp_path: Path) -> str:
+    db = str(tmp_path / "c.db")
+    manifest = tmp_path / "m.toml"
+    manifest.write_text(TEST_MANIFEST)
+    code, _, err = _cli("apply", str(manifest), "--db", db)
+    assert code == 0, err
+    return db
+
+
+def _made_keys(db: str) -> int:
+    services = make_services(db, manual=False)
+    try:
+        rows = services.store.run(
+            lambda tx: tx.execute(
+                "SELECT count(*) FROM audit_log WHERE action = ?", ("personal_key.create",)
+            ).fetchall(),
+            write=False,
+        )
+    finally:
+        services.close()
+    count: int = rows[0][0]
+    return count
+
+
+async def test_the_personal_key_command_prints_a_key_that_acts_as_the_member_on_the_admin_api(
+    tmp_path: Path,
+) -> None:
+    db = _applied(tmp_path)
+    code, out, err = _cli("members", "personal-key", "gina", "--db", db)
+    assert code == 0, err
+    (key,) = out.splitlines()  # the secret alone, for $(...)
+    assert personal_key_shaped(key)
+    assert key[:15] in err and key not in err  # stderr names its prefix, never the secret
+
+    client = TestClient(TestServer(make_app(db, manual=False)))  # the command's clock: the wall clock
+    await client.start_server()
+    try:
+
+        async def call(method: str, path: str, secret: str) -> tuple[int, Any, Any]:
+            resp = await client.request(method, path, headers={"Authorization": f"Bearer {secret}"}, json={})
+            return resp.status, await resp.json(), resp.headers
+
+        me = ok(await call("GET", "/admin/v1/me", key))
+        assert (me["member"]["key"], me["via"], me["readOnly"]) == ("gina", "api", False)
+        assert ok(await call("GET", f"{GAME}/api-keys", key))["keys"]
+        # Audited as the portal audits it, the member acting from the command line.
+        (entry,) = ok(await call("GET", f"{STUDIO}/audit?action=personal_key.create", key))["entries"]
+        assert entry["actor"] == {"kind": "member", "memberId": me["member"]["memberId"], "via": "cli"}
+        assert entry["target"] == f"personal_key:{me['keyId']}"
+        assert entry["after"]["prefix"] == key[:15] and entry["after"]["readOnly"] is False
+
+        # A new one, read-only with a lower role: the one before stops working at once.
+        code, out, err = _cli(
+            "members", "personal-key", "gina", "--read-only", "--role", "VIEWER", "--days", "7", "--db", db
+        )
+        assert code == 0, err
+        (second,) = out.splitlines()
+        refused(await call("GET", "/admin/v1/me", key), 401, "invalid_api_key")
+        assert ok(await call("GET", "/admin/v1/me", second))["readOnly"] is True
+        refused(await call("POST", f"{GAME}/webhooks", second), 403, "permission_denied")
+    finally:
+        await client.close()
+
+
+def test_the_personal_key_command_refuses_as_the_portal_does_and_makes_nothing(tmp_path: Path) -> None:
+    db = _applied(tmp_path)
+    code, out, err = _cli("members", "personal-key", "debby", "--role", "GAME_ADMIN", "--db", db)
+    assert (code, out) == (1, "")
+    assert err.strip() == (
+        "Error: A personal key carries at most its member's role (GAME_DEBUGGER):"
+        " role allows more than GAME_DEBUGGER"
+    )
+    code, out, err = _cli("members", "personal-key", "gina", "--days", "400", "--db", db)
+    assert code == 2 and out == "" and "--days" in err
+    code, out, err = _cli("members", "personal-key", "nobody", "--db", db)
+    assert (code, out) == (1, "") and "no member 'nobody'" in err
+    assert _made_keys(db) == 0
+
+    beta = tmp_path / "beta.toml"
+    beta.write_text(BETA_MANIFEST)
+    assert _cli("apply", str(beta), "--db", db)[0] == 0
+    code, _, err = _cli("members", "personal-key", "bob", "--db", db)
+    assert code != 0 and "--studio" in err  # two studios: it must be named
+    code, out, err = _cli("members", "personal-key", "bob", "--studio", "beta", "--db", db)
+    assert code == 0 and out.startswith("svc_pk_"), err
+    assert _made_keys(db) == 1

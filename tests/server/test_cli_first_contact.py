@@ -36,6 +36,7 @@ COMMANDS = [
     ["demo", "--help"],
     ["members", "--help"],
     ["members", "list", "--help"],
+    ["members", "personal-key", "--help"],
     ["lockouts", "--help"],
     ["lockouts", "list", "--help"],
     ["webhooks", "--help"],
@@ -97,6 +98,7 @@ def _left_behind(directory: Path) -> list[str]:
     [
         ["members", "list"],
         ["members", "login-link", "owner"],
+        ["members", "personal-key", "owner"],
         ["webhooks", "endpoints"],
         ["webhooks", "unpause", "whe_x"],
         ["serve", "--port", "0"],

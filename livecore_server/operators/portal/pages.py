@@ -27,7 +27,7 @@ from livecore.clock import format_ts, to_millis
 from livecore.errors import METHOD_NOT_ALLOWED, NOT_FOUND, RATE_LIMITED, LivecoreError
 from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.members import csrf_token
-from livecore.operators.rules import SESSION_COOKIE, Action, Operator, may
+from livecore.operators.rules import KEY_DAYS_OFFERED, SESSION_COOKIE, Action, Operator, may
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore_server.config import OidcSettings
 from livecore_server.http.endpoint import Binding
@@ -652,7 +652,7 @@ async def personal_key_list(page: Page) -> web.StreamResponse:
     return render(
         page.request,
         "personal_keys.html",
-        **page.context(keys=found.keys, done=page.request.query.get("done")),
+        **page.context(keys=found.keys, days=KEY_DAYS_OFFERED, done=page.request.query.get("done")),
     )
 
 
