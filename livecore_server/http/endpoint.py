@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar, cast
+from urllib.parse import quote
 
 import attrs
 from aiohttp import web
@@ -282,10 +283,12 @@ class _Outcome:
 
 def _idempotency_scope(call: AnyCall) -> str:
     """Where a key's record lives: the game, the environment and the concrete path (method and path with
-    its ids), so that one key sent on two players' paths makes two records, each replayed to its own."""
+    its ids), so that one key sent on two players' paths makes two records, each replayed to its own. The
+    ids are percent-encoded as on the wire: a hostile one (a NUL, a slash) is still a text PostgreSQL
+    stores, and names no other path."""
     path = call.route.full_path
     for name, value in call.params.items():
-        path = path.replace(f"{{{name}}}", value)
+        path = path.replace(f"{{{name}}}", quote(value, safe=""))
     return f"{call.scope.game_id}:{call.scope.env.value}:{call.route.method} {path}"
 
 
