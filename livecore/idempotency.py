@@ -10,6 +10,10 @@
   and a different request under the same key, or the same one from another credential, is a 409: a
   stored answer is never handed to a credential that did not make it, and a write is never applied
   twice because a retry came with another key.
+- An answer that shows a secret is kept only while that secret is the one in force: once it is replaced
+  (rotated, or its player erased), the server withdraws the answer (:data:`WITHDRAWN`), and the key
+  answers 409 from then on, to the same request too: the write is not applied again, and the secret is
+  not shown again.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ TTL = timedelta(hours=24)
 KEY = Text(min_length=1, max_length=255, plain=True)
 BODY_FIELD = "idempotencyKey"
 HEADER = "Idempotency-Key"
+#: The fingerprint of a withdrawn answer: its write was applied, the answer is gone. A request's own
+#: fingerprint is a SHA-256 in hex, which never equals it.
+WITHDRAWN = "withdrawn"
 
 
 @attrs.frozen
@@ -76,6 +83,13 @@ def check_replay(stored: StoredResponse | None, fp: str, now: datetime) -> Store
     """The stored response to replay, None to run the write, or a 409 for a different request."""
     if stored is None or not is_live(stored, now):
         return None
+    if stored.fingerprint == WITHDRAWN:
+        raise LivecoreError(
+            IDEMPOTENCY_CONFLICT,
+            "This idempotency key's write was applied, but the secret its answer showed has been replaced"
+            " since and is not shown again: rotate the secret again for a new one.",
+            {"idempotencyKey": stored.key},
+        )
     if stored.fingerprint != fp:
         raise LivecoreError(
             IDEMPOTENCY_CONFLICT,

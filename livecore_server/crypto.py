@@ -60,6 +60,8 @@ KEYED = b"\x02"
 KEY_ID_BYTES = 4
 # The first line of a key file that holds a ring; a key file without it is the key itself (32 raw bytes).
 RING_HEADER = b"livecore server key ring\n"
+# The most a key file may hold: a ring of hundreds of keys (a line is about 52 bytes).
+KEY_FILE_MOST = 64 * 1024
 _NONCE = 12
 
 log = logging.getLogger(__name__)
@@ -147,13 +149,48 @@ def _warn_if_open(path: Path, mode: int) -> None:
         )
 
 
-def _read_ring(path: Path) -> tuple[bytes, tuple[bytes, ...]]:
+def _read_key_file(path: Path) -> bytes:
+    """The key file's bytes. Only a regular file is read, and only up to :data:`KEY_FILE_MOST`: a link
+    to ``/dev/zero`` would otherwise be read until memory runs out, and a FIFO would block the command
+    until something writes to it. Non-blocking, so that opening a FIFO returns at once; the kind of
+    file is read from the open descriptor, so it cannot change between the check and the read."""
     try:
-        with path.open("rb") as fh:
-            _warn_if_open(path, os.fstat(fh.fileno()).st_mode)
-            data = fh.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise _unreadable(path, exc) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise ServerKeyError(f"key file {path} is a directory, not a key file")
+        link = f"a link to {os.readlink(path)}, " if path.is_symlink() else ""
+        raise ServerKeyError(f"key file {path} is {link}{_kind(mode)}, not a key file (a regular file)")
+    _warn_if_open(path, mode)
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(KEY_FILE_MOST + 1)
+        except OSError as exc:
+            raise _unreadable(path, exc) from None
+    if len(data) > KEY_FILE_MOST:
+        raise ServerKeyError(f"key file {path} is larger than {KEY_FILE_MOST} bytes: not a key file")
+    return data
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def _read_ring(path: Path) -> tuple[bytes, tuple[bytes, ...]]:
+    data = _read_key_file(path)
     if not data.startswith(RING_HEADER):
         if len(data) < 32:
             raise ServerKeyError(f"key file {path} is damaged (shorter than 32 bytes)")
@@ -183,7 +220,17 @@ def write_key_ring(path: Path, current: bytes, previous: Sequence[bytes] = ()) -
     lines = [RING_HEADER, f"current {encode_key(current)}\n".encode()]
     lines += [f"previous {encode_key(key)}\n".encode() for key in previous]
     staging = path.with_name(f".{path.name}.{os.getpid()}.new")
-    fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # A file of our own, made now with mode 0600: one already there (left by a crash, or planted) keeps
+    # its own mode through the rename, and would make the new ring readable by whoever it lets.
+    try:
+        fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        raise ServerKeyError(
+            f"{staging} is in the way of the new key file (left by a stopped run, or not ours): look at it,"
+            " remove it and run the command again; nothing was changed"
+        ) from None
+    except OSError as exc:
+        raise ServerKeyError(f"cannot write {staging}: {exc.strerror or exc}; nothing was changed") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(b"".join(lines))

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 from cryptography.exceptions import InvalidTag
 
+from livecore.idempotency import WITHDRAWN
 from livecore_server.crypto import (
     KEY_CHECK,
     RETIRED_HASH_KEYS,
@@ -80,6 +81,7 @@ ENCRYPTED: tuple[Encrypted, ...] = (
         "body",
         lambda k: answer_context(str(k[0]), str(k[1])),
         Purpose.ANSWER,
+        where=f"fingerprint <> '{WITHDRAWN}'",  # a withdrawn answer's body is empty: nothing to seal
     ),
     Encrypted(
         "the demo's secrets",

@@ -22,6 +22,7 @@ from livecore.operators.rules import Action, authorize
 from livecore.operators.webhooks import DEFAULT_SAMPLE_KIND, endpoint_view, find_endpoint, resume
 from livecore.scope import Environment
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, Delivery, DeliveryStatus, Endpoint, rolled
+from livecore_server import shown_secrets
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.operators.sql import operators_tx
 from livecore_server.services import Services
@@ -35,13 +36,17 @@ class OperationError(LookupError):
 def _rotate_secret(
     tx: ServerTransaction, services: Services, endpoint: Endpoint, overlap_seconds: int
 ) -> tuple[Endpoint, str]:
-    """The endpoint with a new signing secret, and that secret (to show once)."""
+    """The endpoint with a new signing secret, and that secret (to show once). The answers kept that show
+    its earlier secrets are withdrawn; a secret dropped at once (no overlap, or the previous one of an
+    overlap still running) leaves the WAL too when this commits."""
     now = services.clock.now()
     after = rolled(endpoint, now, overlap_seconds)
     secret = new_secret(services.rng, prefix="whsec_")
     tx.webhooks.rotate_secret(
         endpoint.id, services.keys.encrypt(secret, context=endpoint.id), after.previous_secret_until, now
     )
+    dropped = after.previous_secret_until is None or endpoint.previous_secret_until is not None
+    shown_secrets.replaced(tx, services.store, shown_secrets.webhook_endpoint(endpoint.id), dropped=dropped)
     return after, secret
 
 
@@ -164,6 +169,7 @@ def create(call: Call[api.CreateEndpointRequest, None], tx: ServerTransaction) -
     tx.webhooks.insert_endpoint(
         endpoint, call.services.keys.encrypt(secret, context=endpoint.id), to_millis(now)
     )
+    shown_secrets.shown(tx, call.idempotency_key, shown_secrets.webhook_endpoint(endpoint.id))
     record(
         operators_tx(tx),
         call,
@@ -181,6 +187,7 @@ def rotate_secret_route(
     if endpoint.env is Environment.LIVE:
         authorize(operator_of(call), call.scope.studio_id, Action.WEBHOOK_ROTATE_SECRET, live_webhook=True)
     rotated, secret = _rotate_secret(tx, call.services, endpoint, body.overlap_seconds)
+    shown_secrets.shown(tx, call.idempotency_key, shown_secrets.webhook_endpoint(endpoint.id))
     record(
         operators_tx(tx),
         call,

@@ -9,12 +9,16 @@ from __future__ import annotations
 from livecore.player_tools import api
 from livecore.player_tools.commands import erasure, merge
 from livecore.player_tools.erasure import ErasureReason
+from livecore_server import shown_secrets
 from livecore_server.http.endpoint import Binding, Call, bind
 from livecore_server.storage.server_store import ServerTransaction
 
 
 def merge_into(call: Call[None, None], tx: ServerTransaction) -> api.MergePlayerResponse:
-    done = merge.merge(tx, call.rt, call.scope, call.params["fromExternalId"], call.params["toExternalId"])
+    source = call.params["fromExternalId"]
+    done = merge.merge(tx, call.rt, call.scope, source, call.params["toExternalId"])
+    # The source's secret is gone with it: so are the answers kept that show it.
+    shown_secrets.replaced(tx, call.services.store, shown_secrets.player(call.scope.game_id, source))
     return api.MergePlayerResponse(
         status=done.status.value,
         from_external_player_id=done.record.from_external_id,
@@ -29,6 +33,8 @@ def delete(
 ) -> api.DeletePlayerResponse:
     body = call.body or api.DeletePlayerRequest()
     done = erasure.erase(tx, call.rt, call.scope, call.external_id, ErasureReason(body.reason.value))
+    erased = shown_secrets.player(call.scope.game_id, call.external_id)
+    shown_secrets.replaced(tx, call.services.store, erased)
     return api.DeletePlayerResponse(status=done.status.value, anonymized_external_id=done.placeholder)
 
 

@@ -10,7 +10,7 @@ from livecore.commands.reads import Reads
 from livecore.players import api
 from livecore.players.commands import register
 from livecore.players.views import anonymized_view, display_view
-from livecore_server import audit
+from livecore_server import audit, shown_secrets
 from livecore_server.config import Config
 from livecore_server.http.endpoint import Binding, Call, bind, path_player
 from livecore_server.storage.concurrency import Concurrency
@@ -51,6 +51,10 @@ def register_player(
         build=call.build,
     )
     p = result.player
+    holder = shown_secrets.player(call.scope.game_id, call.external_id)
+    if not result.created:  # a forced register rotates the secret: the answers showing the old one go
+        shown_secrets.replaced(tx, call.services.store, holder)
+    shown_secrets.shown(tx, call.idempotency_key, holder)
     audit.write(
         tx,
         call.rt,

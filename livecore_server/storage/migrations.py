@@ -202,4 +202,13 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
             schema.SHARED.add_column("webhook_endpoints", "previous_secret_until", schema.SQLITE),
         ],
     ),
+    (
+        # An answer kept under an idempotency key that shows a secret names whose, so that it is withdrawn
+        # when that secret is replaced (livecore_server.shown_secrets).
+        "0032_idempotency_showing_secrets",
+        [
+            schema.SHARED.add_column("idempotency", "shows_secret_of", schema.SQLITE),
+            schema.SHARED.create_index("idempotency_showing_secrets", schema.SQLITE),
+        ],
+    ),
 ]

@@ -210,4 +210,13 @@ MIGRATIONS: list[tuple[str, Sequence[Step]]] = [
             schema.SHARED.add_column("webhook_endpoints", "previous_secret_until", schema.POSTGRES),
         ],
     ),
+    (
+        # An answer kept under an idempotency key that shows a secret names whose, so that it is withdrawn
+        # when that secret is replaced (livecore_server.shown_secrets).
+        "0024_idempotency_showing_secrets",
+        [
+            schema.SHARED.add_column("idempotency", "shows_secret_of", schema.POSTGRES),
+            schema.SHARED.create_index("idempotency_showing_secrets", schema.POSTGRES),
+        ],
+    ),
 ]

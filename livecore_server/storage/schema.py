@@ -426,6 +426,9 @@ SHARED = Schema(
             Column("status", INT),
             Column("body", BYTES),
             Column("created_at", MS),
+            # Whose secret the answer shows (livecore_server.shown_secrets): it is withdrawn when that
+            # secret is replaced.
+            nullable("shows_secret_of"),
             primary_key=("scope", "key"),
             rowid=False,
         ),
@@ -576,6 +579,12 @@ SHARED = Schema(
             where=Where("fanned_out = 1", "fanned_out", _FLAG),
         ),
         Index("idempotency_by_age", "idempotency", ("created_at",)),
+        Index(
+            "idempotency_showing_secrets",
+            "idempotency",
+            ("shows_secret_of",),
+            where="shows_secret_of IS NOT NULL",
+        ),
         Index(
             "deliveries_due",
             "webhook_deliveries",

@@ -145,6 +145,8 @@ class SqliteStore:
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
         self._truncate = threading.Event()
+        # A TRUNCATE checkpoint is due once the transaction in progress commits (scrub_journal).
+        self._scrub_after_commit = False
         self._closed = False
         self._commit_listeners: list[Callable[[], None]] = []
         self._board_listeners: list[BoardListener] = []
@@ -194,11 +196,22 @@ class SqliteStore:
 
     def scrub_journal(self) -> None:
         """Values were cleared: the WAL, which still holds the pages they were on, is emptied (a TRUNCATE
-        checkpoint), by the checkpointer when it runs (until no reader keeps it from finishing), else now."""
-        if self._checkpointer is None:
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        else:
+        checkpoint). By the checkpointer when it runs, tried again until no reader keeps it from
+        finishing; its checkpoint waits for a write in progress to commit, and takes that write's pages
+        too. Without a checkpointer, now, or once the transaction in progress commits (a checkpoint
+        cannot run inside it)."""
+        if self._checkpointer is not None:
             self._truncate.set()
+        elif self.conn.in_transaction:
+            self._scrub_after_commit = True
+        else:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _committed_scrub(self) -> None:
+        """After a COMMIT: the checkpoint :meth:`scrub_journal` asked for inside it."""
+        if self._scrub_after_commit:
+            self._scrub_after_commit = False
+            self.scrub_journal()
 
     def start_checkpointer(self, every: float = 0.25) -> None:
         """Copy WAL pages into the database from a thread of its own, ahead of SQLite's own checkpoint.
@@ -297,6 +310,7 @@ class SqliteStore:
             tx.board_changes.clear()
             raise
         self.conn.execute("COMMIT")
+        self._committed_scrub()
         if tx.emitted:
             self._events_committed()
         self._boards_committed()
@@ -412,6 +426,7 @@ class SqliteStore:
             group.committed.set_exception(exc)
             return
         group.committed.set_result(None)
+        self._committed_scrub()
         if group.emitted:
             self._events_committed()
         self._boards_committed()

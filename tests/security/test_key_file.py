@@ -1,7 +1,8 @@
 """Probe: the key file on disk. A key file other users may read is used with one warning naming the file
-and ``chmod 600``, as ssh warns; a key file that is a dangling link or a directory stops every command
-with one line instead of a traceback; ``rotate-server-key`` on a linked key file writes the new ring
-through the link into its target, and keeps the link."""
+and ``chmod 600``, as ssh warns; a key file that is a dangling link, a directory, a FIFO, a link to
+``/dev/zero`` or larger than any ring stops every command with one line instead of a traceback (or a
+hang); ``rotate-server-key`` on a linked key file writes the new ring through the link into its target,
+and keeps the link, and never writes it into a staging file it did not make."""
 
 from __future__ import annotations
 
@@ -130,3 +131,62 @@ def test_rotating_a_linked_key_file_writes_through_the_link_into_its_target(db: 
     assert target.stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in vault.iterdir()) == ["live.key"]  # no staging file left
     assert run("webhooks", "endpoints", "--db", str(db)).exit_code == 0  # the database takes the new key
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_a_key_file_that_is_a_link_to_dev_zero_stops_the_command_with_one_line(
+    db: Path, command: tuple[str, ...], no_serving: list[web.Application]
+) -> None:
+    """It was read to the end, which /dev/zero has not: a MemoryError and its traceback."""
+    key_file = Path(f"{db}.key")
+    key_file.unlink()
+    key_file.symlink_to("/dev/zero")
+    refused_in_one_line(
+        run(*command, "--db", str(db)),
+        f"key file {key_file} is a link to /dev/zero, a character device, not a key file (a regular file)",
+    )
+    assert no_serving == []
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_a_key_file_that_is_a_fifo_stops_the_command_with_one_line(
+    db: Path, command: tuple[str, ...], no_serving: list[web.Application]
+) -> None:
+    """Opening it waited for a writer, for ever."""
+    key_file = Path(f"{db}.key")
+    key_file.unlink()
+    os.mkfifo(key_file, 0o600)
+    refused_in_one_line(
+        run(*command, "--db", str(db)), f"key file {key_file} is a FIFO, not a key file (a regular file)"
+    )
+    assert no_serving == []
+
+
+def test_a_key_file_larger_than_any_ring_is_not_read(db: Path) -> None:
+    key_file = Path(f"{db}.key")
+    key_file.write_bytes(RING_HEADER + b"# padding\n" * (crypto.KEY_FILE_MOST // 10))
+    refused_in_one_line(
+        run("webhooks", "endpoints", "--db", str(db)),
+        f"key file {key_file} is larger than {crypto.KEY_FILE_MOST} bytes: not a key file",
+    )
+
+
+def test_a_staging_file_in_the_way_stops_the_rotation_before_anything_changes(db: Path) -> None:
+    """The new ring was written into a staging file already there, which kept its mode 0644 through the
+    rename: the new key file was readable by every user, without a warning."""
+    key_file = Path(f"{db}.key")
+    before = key_file.read_bytes()
+    staging = db.parent / f".{key_file.name}.{os.getpid()}.new"
+    staging.write_bytes(b"")
+    staging.chmod(0o644)
+
+    refused_in_one_line(run("rotate-server-key", "--db", str(db)), f"{staging} is in the way of the new key")
+    assert key_file.read_bytes() == before and key_file.stat().st_mode & 0o777 == 0o600
+    assert staging.read_bytes() == b""  # not ours: left for the operator to look at
+    assert run("webhooks", "endpoints", "--db", str(db)).exit_code == 0  # the database kept its key
+
+    staging.unlink()
+    result = run("rotate-server-key", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    assert key_file.read_bytes() != before and key_file.stat().st_mode & 0o777 == 0o600
+    assert not staging.exists()

@@ -11,6 +11,7 @@ both stores; it is sealed under the server key now, and a replay still hands the
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import os
 import re
@@ -29,11 +30,20 @@ from livecore_server.areas import storage
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
+from livecore_server.operators.webhooks import rotate_secret
 from livecore_server.storage.sqlite import connect
-from tests.conftest import TEST_MANIFEST, Receiver, World, make_services, start_world, webhook_manifest
+from tests.conftest import (
+    TEST_MANIFEST,
+    Receiver,
+    World,
+    apply_test_manifest,
+    make_services,
+    start_world,
+    webhook_manifest,
+)
 from tests.secrets_scan import IN_CLEAR, every_value, secrets_in_clear
-from tests.server.admin_support import sign_in
-from tests.server.test_webhook_secret_rotation import _advance, _endpoint, _rotate
+from tests.server.admin_support import GAME, admin, ok, sign_in
+from tests.server.test_webhook_secret_rotation import HOOK, _advance, _endpoint, _rotate
 from tests.waiting import until
 
 ECONOMY = """
@@ -276,6 +286,90 @@ async def test_a_webhook_secret_cleared_when_its_overlap_ends_is_in_neither_the_
     await _advance(world, 60)  # the overlaps end: the old secrets are cleared
     assert world.rows(query) == []
     await until(lambda: holding() == [], lambda: f"the old ciphertexts to leave {holding()}")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # the database file and its WAL
+@pytest.mark.parametrize("every_event", [False])
+@pytest.mark.parametrize("overlaps", [(0,), (60, 60), (60, 0)], ids=["no-overlap", "during-overlap", "both"])
+async def test_a_webhook_secret_dropped_at_once_is_in_neither_the_file_nor_its_wal(
+    world: World, receiver: Receiver, overlaps: tuple[int, ...]
+) -> None:
+    """A rotation without an overlap drops the secret it replaces, and a second rotation during an
+    overlap drops the first one's previous secret (and, without an overlap of its own, the first one's
+    secret too): none waits for an overlap to end, and the WAL used to be emptied only when one did, so
+    a dropped ciphertext stayed in it until the server stopped, to be opened under the key file beside
+    the database. The kept answers that showed a replaced secret are withdrawn as it is replaced, and
+    their sealed bodies leave the files too."""
+    world.only_hourly_jobs()
+    dev = await sign_in(world, "dev")
+    secrets = "SELECT secret_enc, previous_secret_enc FROM webhook_endpoints ORDER BY id"
+
+    def stored() -> set[bytes]:
+        return {bytes(value) for row in world.rows(secrets) for value in row if value is not None}
+
+    def kept_answers() -> set[bytes]:
+        return {bytes(body) for (body,) in world.rows("SELECT body FROM idempotency") if body}
+
+    async def write(path: str, json: Any, status: int = 200) -> None:
+        headers = {"Idempotency-Key": str(uuid.uuid4())}
+        ok(await admin(world, "POST", path, dev, json=json, headers=headers), status)
+
+    # Several endpoints share the table's page, so a dropped value is not simply overwritten by the next.
+    for n in range(3):
+        await write(f"{GAME}/webhooks", {**HOOK, "name": f"backend-{n}", "url": receiver.url}, 201)
+    endpoints = [endpoint_id for (endpoint_id,) in world.rows("SELECT id FROM webhook_endpoints ORDER BY id")]
+    db = Path(world.services.config.db)
+    files = (db, db.with_name(f"{db.name}-wal"))
+
+    def written(values: set[bytes]) -> bool:
+        return all(any(f.exists() and value in f.read_bytes() for f in files) for value in values)
+
+    gone: set[bytes] = set()
+    for overlap in overlaps:
+        before, answers = stored(), kept_answers()
+        await until(functools.partial(written, before | answers), "the ciphertexts in the file or its WAL")
+        for endpoint_id in endpoints:
+            await write(f"{GAME}/webhooks/{endpoint_id}/rotate-secret", {"overlapSeconds": overlap})
+        gone |= (before - stored()) | answers
+    # Per endpoint: the answers of the create and of each rotation but the last, and the secrets dropped.
+    assert len(gone) == 3 * {(0,): 2, (60, 60): 3, (60, 0): 4}[overlaps]
+    assert not gone & (stored() | kept_answers())
+
+    def holding() -> list[str]:
+        return [f.name for f in files if f.exists() for value in gone if value in f.read_bytes()]
+
+    # No overlap ends meanwhile: the WAL is emptied because secrets were dropped and answers withdrawn.
+    await until(lambda: holding() == [], lambda: f"the dropped ciphertexts to leave {holding()}")
+
+
+def test_a_command_drops_a_webhook_secret_and_empties_the_wal_beside_a_running_server(tmp_path: Path) -> None:
+    """``webhooks rotate-secret`` from the command line has no checkpointer thread, and a checkpoint
+    cannot run inside the transaction that drops the secret (SQLite: ``database table is locked``): it
+    runs once that commits. Another connection (a server's) keeps the WAL from going when the command's
+    own closes."""
+    db = tmp_path / "live.db"
+    seeding = make_services(db)
+    try:
+        hooks = webhook_manifest(hooks=("test", "https://hooks.example.com/livecore", '["*"]'))
+        hook = apply_test_manifest(seeding, hooks)["games"]["space-race"]["webhooks"]["hooks"]
+    finally:
+        seeding.close()
+    server = sqlite3.connect(db)  # stands for the running server
+    try:
+        server.execute("SELECT count(*) FROM webhook_endpoints").fetchall()
+        services = make_services(db)
+        try:
+            ((old,),) = services.store.run(
+                lambda tx: list(tx.execute("SELECT secret_enc FROM webhook_endpoints")), write=False
+            )
+            rotate_secret(services, hook["id"], 0)
+            wal = Path(f"{db}-wal")
+            assert not wal.exists() or wal.stat().st_size == 0
+            assert bytes(old) not in db.read_bytes()
+        finally:
+            services.close()
+    finally:
+        server.close()
 
 
 def test_sqlite_connections_zero_what_they_delete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
