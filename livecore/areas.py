@@ -8,7 +8,9 @@ own areas come after them (:func:`registered`); each is declared as the built-in
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
 
 import attrs
 
@@ -118,6 +120,42 @@ def registered(extra: Iterable[Area] = ()) -> tuple[Area, ...]:
     _check_graph(areas)
     contributions.serve(areas[len(BUILT_IN) :])
     return areas
+
+
+class AreaNotFound(ValueError):
+    """A studio's area package that cannot be imported, or that declares no area; its message is one line
+    naming the package and why."""
+
+
+def importable(name: str) -> ModuleType | None:
+    """The module ``name``, or None where it (or a package it is in) does not exist; a module that exists
+    but fails as it imports (an import inside it) raises that failure, so its cause is seen."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (exc.name == name or name.startswith(exc.name + ".")):
+            return None
+        raise
+
+
+def declaring(name: str) -> ModuleType:
+    """The module declaring the core side of the area package ``name``: its ``area`` module, else the
+    package itself (an area of one module, ``examples/studio_daily``). Raises :class:`AreaNotFound` when
+    the package cannot be imported."""
+    package = importable(name)
+    if package is None:
+        raise AreaNotFound(f"area {name}: no module named {name!r} can be imported")
+    return importable(f"{name}.area") or package
+
+
+def studio_area(name: str) -> Area:
+    """The core declaration of the area package ``name``: the ``AREA`` of its :func:`declaring` module,
+    found as the server finds it (``livecore_server.plugins.load_area``, which looks for a server side
+    first). Raises :class:`AreaNotFound` when it cannot be imported or declares none."""
+    found = getattr(declaring(name), "AREA", None)
+    if not isinstance(found, Area):
+        raise AreaNotFound(f"area {name}: neither {name}.area.AREA nor {name}.AREA is declared")
+    return found
 
 
 def _check_graph(areas: Sequence[Area]) -> None:

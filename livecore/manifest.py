@@ -664,6 +664,11 @@ def parse_manifest(
         raise ManifestError({"manifest": str(exc)}) from None
     problems: Problems = {}
     studio = _studio_areas(data, load_area, areas, problems)
+    if problems:
+        # An area named that does not load leaves its sections and webhook kinds unknown, so the rest of the
+        # manifest would be refused for what follows from it (its section, a kind of it a webhook names)
+        # and the cause would sit among those: it is told alone, as serve tells it.
+        raise ManifestError(problems)
     # A studio's area's sections are read as the built-in ones are, beside them: one grammar of every
     # area the manifest may use (an area's sections claim their keys as it registers).
     try:

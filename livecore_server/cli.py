@@ -1200,6 +1200,10 @@ def simulate(
             click.echo(_refusal(f"population {file} refused", exc.problems), err=True)
             sys.exit(2)
         name = os.path.basename(file) if file else "default"
+        if (idle := people.idle()) is not None:
+            # Warned, not refused: a segment may be idle on purpose; but a report of players who play
+            # nothing, or a comparison's every row 0 against the other's, would read as a finding.
+            click.echo(shown(f"warning: population {name}: {idle}"), err=True)
         given[name] = file
         populations.append((name, people))
     _can_be_directory(out)

@@ -21,16 +21,13 @@ otherwise silently not run.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import importlib.metadata
 import json
 import sqlite3
 from collections.abc import Iterable
-from types import ModuleType
 from typing import Any
 
 from livecore import areas as core_areas
-from livecore.area import Area
 from livecore_server.area import ServerArea
 from livecore_server.config import is_postgres, sqlite_path
 
@@ -46,38 +43,29 @@ class PluginError(Exception):
     """An area that cannot be served: not importable, not an area, or clashing with another."""
 
 
-def _import(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and (exc.name == name or name.startswith(exc.name + ".")):
-            return None  # the module itself is missing; an import inside it fails loudly instead
-        raise
-
-
 def load_area(name: str) -> ServerArea:
-    """The area of package ``name``: its ``server.SERVER_AREA``, else its ``area.AREA`` alone; an area
-    of one module (``examples/studio_daily``) declares them in the package itself (its ``AREA`` alone, so
-    that it imports without the server)."""
-    package = _import(name)
-    if package is None:
-        raise PluginError(f"area {name}: no module named {name!r} can be imported")
-    server = _import(f"{name}.server")
+    """The area of package ``name``: its ``server.SERVER_AREA``, else its core declaration alone, found as
+    the core finds it (:func:`livecore.areas.studio_area`: ``area.AREA``, else the package's own); an
+    area of one module (``examples/studio_daily``) declares it in the package itself, its ``AREA`` alone
+    so that it imports without the server, or its ``SERVER_AREA``."""
+    try:
+        core = core_areas.declaring(name)
+    except core_areas.AreaNotFound as exc:
+        raise PluginError(str(exc)) from None
+    server = core_areas.importable(f"{name}.server")
     if server is not None:
         found = getattr(server, "SERVER_AREA", None)
         if not isinstance(found, ServerArea):
             raise PluginError(f"area {name}: {name}.server has no SERVER_AREA (a ServerArea)")
         return found
-    core = _import(f"{name}.area")
-    if core is None:
-        own = getattr(package, "SERVER_AREA", None)
-        if isinstance(own, ServerArea):
-            return own
-        core = package
-    found_area = getattr(core, "AREA", None)
-    if not isinstance(found_area, Area):
-        raise PluginError(f"area {name}: neither {name}.server.SERVER_AREA nor {name}.area.AREA is declared")
-    return ServerArea(found_area)
+    own = getattr(core, "SERVER_AREA", None)
+    if isinstance(own, ServerArea):
+        return own
+    try:
+        return ServerArea(core_areas.studio_area(name))
+    except core_areas.AreaNotFound:
+        declared = f"{name}.server.SERVER_AREA nor {name}.area.AREA (nor {name}.AREA)"
+        raise PluginError(f"area {name}: neither {declared} is declared") from None
 
 
 def installed() -> list[str]:

@@ -1,10 +1,13 @@
 """The example studio areas' own suites (examples/studio_daily/tests, examples/studio_quests/tests), run
 as a studio runs its suite: pytest in a process of its own, with the scaffold of livecore_server.testing;
-served on SQLite, then on PostgreSQL, and embedded."""
+served on SQLite, then on PostgreSQL, and embedded. The smallest area's listing in docs/extending.md is
+run as written, by studio_daily's embedded tests."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITES = ("examples/studio_daily/tests", "examples/studio_quests/tests")
 
 
-def _run(suite: str, postgres: str | None, selected: str) -> str:
+def _run(suite: str, postgres: str | None, selected: str, cwd: Path = ROOT) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LIVECORE_TEST_POSTGRES", "PYTEST_"))}
     if postgres is not None:
         env["LIVECORE_TEST_POSTGRES"] = postgres
@@ -35,7 +38,7 @@ def _run(suite: str, postgres: str | None, selected: str) -> str:
             "-k",
             selected,
         ],
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
@@ -56,3 +59,21 @@ def test_the_examples_own_suite_runs_embedded_and_served_on_sqlite(suite: str) -
 def test_the_examples_own_suite_runs_served_on_postgresql(suite: str) -> None:
     out = _run(suite, require_postgres(), "postgres")
     assert " passed" in out and "skipped" not in out, out
+
+
+def test_the_smallest_area_listed_in_docs_extending_runs_as_written(tmp_path: Path) -> None:
+    """The listing is the whole ``studio_daily/__init__.py``: put in a package of that name, with the
+    example's own tests beside it, their embedded tests (and apply's check of its section) pass."""
+    guide = (ROOT / "docs" / "extending.md").read_text(encoding="utf-8")
+    section = guide.split("## The smallest area: one module", 1)[1]
+    listing = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert listing is not None
+    package = tmp_path / "studio_daily"
+    shutil.copytree(ROOT / "examples" / "studio_daily" / "tests", package / "tests")
+    (package / "__init__.py").write_text(listing[1], encoding="utf-8")
+    out = _run("studio_daily/tests", None, "embedded or apply_refuses", cwd=tmp_path)
+    assert "5 passed" in out and "skipped" not in out, out
+    # The listing was what they imported, not the example's package.
+    where = [sys.executable, "-c", "import studio_daily; print(studio_daily.__file__)"]
+    found = subprocess.run(where, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True)
+    assert found.stdout.strip() == str(package / "__init__.py")

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import re
 import sys
 import typing
@@ -68,7 +67,6 @@ from livecore.webhooks.kinds import PAYLOAD_TYPES
 __all__ = [
     "AREAS",
     "area_of",
-    "load_area",
     "main",
     "missing",
     "regenerate",
@@ -621,16 +619,13 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def load_area(name: str) -> Area:
-    """The core declaration of the area package ``name``: its ``area.AREA``."""
-    found = getattr(importlib.import_module(f"{name}.area"), "AREA", None)
-    if not isinstance(found, Area):
-        raise ValueError(f"area {name}: {name}.area declares no AREA (a livecore.area.Area)")
-    return found
-
-
 def _studio_main(args: argparse.Namespace) -> int:
-    fresh = studio_page([load_area(name) for name in args.area], link_base=args.link_base)
+    try:
+        fresh = studio_page([areas.studio_area(name) for name in args.area], link_base=args.link_base)
+    except (areas.AreaNotFound, areas.AreaConflict) as exc:
+        # The package's name and why, as serve says it: what to fix, without a traceback to read through.
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.out is None:
         sys.stdout.write(fresh)
         return 0

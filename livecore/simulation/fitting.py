@@ -74,7 +74,8 @@ class FittedPopulation:
     since: datetime
     until: datetime
     players: int
-    #: What a reader of the file should know, each one line: fewer segments fitted than asked for.
+    #: What a reader of the file should know, each one line: fewer segments fitted than asked for, a
+    #: segment that plays nothing (:meth:`~livecore.simulation.population.Population.idle`).
     warnings: tuple[str, ...] = ()
 
     def header(self) -> list[str]:
@@ -124,7 +125,8 @@ def fit_population(
     ports the parts read: the part that counts the sessions, :class:`~livecore.simulation.part.Sessions`,
     and those that fit their rates), raising :class:`FittingError` for a period with
     no player; a period with too few players for the segments (:data:`MIN_PER_SEGMENT` each) is fitted
-    into fewer, and says so in :attr:`FittedPopulation.warnings`. ``game``: the game's key, for the
+    into fewer, and says so in :attr:`FittedPopulation.warnings`, as it says of a segment fitted to play
+    no session (its players seen in one session each: :func:`_idle`). ``game``: the game's key, for the
     header. ``first_session_plays``: whether a player's first session on record played (a
     server's: a player is first seen as it first plays) or only opened its life (an embedded season
     registers every player at its start, and plays later). ``progress(step, done, total)`` is called as
@@ -180,7 +182,7 @@ def fit_population(
     population = _population(rows, clusters, segments, period, fits, gap)
     population = attrs.evolve(population, tables=tables, studio=Studio(studio))
     done("segments")
-    warning = _too_few(len(rows), asked, segments)
+    warnings = [_too_few(len(rows), asked, segments), _idle(population)]
     return FittedPopulation(
         population,
         game,
@@ -188,7 +190,7 @@ def fit_population(
         period.since,
         period.until,
         len(rows),
-        () if warning is None else (warning,),
+        tuple(w for w in warnings if w is not None),
     )
 
 
@@ -209,6 +211,15 @@ def _too_few(players: int, asked: int, fitted: int) -> str | None:
         else f"1 segment fitted{instead}, on fewer than {MIN_PER_SEGMENT} players: chance sways its rates"
     )
     return f"{players} players were active in the period: {told}; a longer period or more players fit more"
+
+
+def _idle(population: Population) -> str | None:
+    """The warning of segments fitted to play nothing (:meth:`Population.idle`): their players were seen in
+    one session each, or too few to be a share of the players."""
+    idle = population.idle()
+    if idle is None:
+        return None
+    return f"{idle}; the period holds too little history: a longer period or more players fit more"
 
 
 def _tables(

@@ -194,6 +194,25 @@ class Population:
         """The value of a table an area adds, None where the file leaves it out."""
         return self.tables.get(table.name)
 
+    def idle(self) -> str | None:
+        """What of this population plays no session in a season, in one line: its segments of no player
+        (``share = 0``) or of no session (``sessions_per_day = 0``), and whether that is every player;
+        None where every segment plays. A population fitted on too little history is one (each player
+        seen in one session): a comparison with it would be every row 0 against the other's."""
+        idle = [s for s in self.segments if s.share <= 0 or s.sessions_per_day <= 0]
+        if not idle:
+            return None
+        named = ", ".join(
+            f"segments.{s.name}.{'share' if s.share <= 0 else 'sessions_per_day'} = 0" for s in idle
+        )
+        if len(idle) == len(self.segments):
+            return (
+                f"no segment plays a session ({named}): a season with this population plays nothing,"
+                " and a comparison with it is every row 0 against the other's"
+            )
+        those = "those segments play" if len(idle) > 1 else "that segment plays"
+        return f"{named}: {those} no session in a season"
+
     def pinned(
         self, base: GameSettings, other: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
     ) -> Population:

@@ -219,6 +219,21 @@ def test_fewer_players_than_a_segment_fit_one_with_a_warning() -> None:
     assert len(fitted(planted([(3, 1.0, 0.5, 0.5)]), segments=1).warnings) == 1
 
 
+def test_players_seen_in_one_session_each_fit_a_segment_that_plays_nothing_with_a_warning() -> None:
+    # A newcomer's first history on a server: each player played once, the session it was first seen in,
+    # so no session a day is told after it.
+    once = {f"plr_{n:05d}": PeriodActivity(first_seen_at=START, sessions=1) for n in range(6)}
+    handful = fit_population(_Tx(_Players(once), {}), period(), game="duel", first_session_plays=True)
+    assert [s.sessions_per_day for s in handful.population.segments] == [0.0]
+    idle = handful.population.idle()
+    assert idle is not None and idle.startswith("no segment plays a session (segments.segment-1.sessions")
+    warning = f"{idle}; the period holds too little history: a longer period or more players fit more"
+    assert handful.warnings[1:] == (warning,)
+    assert f"# warning: {warning}" in handful.toml()
+    # Players who came back: no such warning.
+    assert all("plays a session" not in w for w in fitted(planted([(3, 1.0, 0.5, 0.5)])).warnings)
+
+
 def test_a_segment_count_or_a_period_out_of_range_is_refused() -> None:
     tx = planted(GROUPS)
     with pytest.raises(FittingError, match="segments: must be from 1 to 12"):

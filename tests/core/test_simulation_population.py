@@ -208,3 +208,20 @@ def test_an_events_default_range_comes_from_what_it_measures_scores_against() ->
         SEASON.replace('score_metric = "score"', 'score_metric = "score"\norder = "asc"', 1)
     ).games["arena"]
     assert default_scale(timed.settings().of(EVENT_SETTINGS)["sprint"], kinds) == Scale(1000.0, 250.0)
+
+
+def test_a_segment_of_no_session_or_no_player_is_told_idle_in_one_line() -> None:
+    assert Population().idle() is None
+    some = parse_population(
+        "[segments.keen]\nshare = 0.5\nsessions_per_day = 2\n"
+        "[segments.gone]\nshare = 0.5\nsessions_per_day = 0\n"
+        "[segments.none]\nshare = 0\n"
+    )
+    assert some.idle() == (
+        "segments.gone.sessions_per_day = 0, segments.none.share = 0: those segments play no session in a"
+        " season"
+    )
+    assert parse_population(one_segment("sessions_per_day = 0")).idle() == (
+        "no segment plays a session (segments.all.sessions_per_day = 0): a season with this population"
+        " plays nothing, and a comparison with it is every row 0 against the other's"
+    )

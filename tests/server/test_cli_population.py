@@ -315,6 +315,9 @@ async def test_the_environment_fitted_by_default_is_live_else_the_one_with_playe
     assert handful.exit_code == 0, handful.output
     assert "wrote" in handful.output and "3 players of space-race (test)" in handful.output
     assert "warning: 3 players were active in the period: 1 segment fitted instead of 3" in handful.output
+    # Each seen in the one session it registered in: its segment plays nothing, which the file says too.
+    idle = "warning: no segment plays a session (segments.segment-1.sessions_per_day = 0)"
+    assert idle in handful.stderr and f"# {idle}" in (tmp_path / "fitted.toml").read_text()
     assert "# game: space-race (test)" in (tmp_path / "fitted.toml").read_text()
     await world.register("dave", key="live-client")
     live = await asyncio.to_thread(population, home, "--game", "space-race", "--until", until)

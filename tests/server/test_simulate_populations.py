@@ -1,7 +1,7 @@
 """`livecore-server simulate --compare-population` (docs/simulation.md#comparing-two-populations): the
 manifest played by two populations on the same seeds and reported side by side; a population meeting its
 own copy changes nothing, one that plays twice as often stands out of the seeds' noise, and a population
-the game refuses is named."""
+the game refuses is named, and one that plays nothing (fitted on too little history) is warned of."""
 
 from __future__ import annotations
 
@@ -88,6 +88,26 @@ def test_a_population_the_game_refuses_is_named(tmp_path: Path) -> None:
     assert f"population {tmp_path / 'other.toml'} refused" in result.output
     assert "events.nope" in result.output
     assert not (tmp_path / "refused").exists()
+
+
+def test_a_population_that_plays_nothing_is_warned_of_in_one_line(tmp_path: Path) -> None:
+    # As a population fitted on players seen in one session each: no session a day.
+    idle = POPULATION.replace("sessions_per_day = 1.2", "sessions_per_day = 0").replace(
+        "sessions_per_day = 0.35", "sessions_per_day = 0"
+    )
+    result = run(tmp_path, "idle", POPULATION, idle.replace("sessions_per_day = 3 ", "sessions_per_day = 0 "))
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.stderr.splitlines() if "warning" in line] == [
+        "warning: population other.toml: no segment plays a session (segments.engaged.sessions_per_day = 0,"
+        " segments.regular.sessions_per_day = 0, segments.casual.sessions_per_day = 0): a season with this"
+        " population plays nothing, and a comparison with it is every row 0 against the other's"
+    ]
+    some = run(tmp_path, "some", idle, POPULATION)
+    assert some.exit_code == 0, some.output
+    assert [line for line in some.stderr.splitlines() if "warning" in line] == [
+        "warning: population base.toml: segments.regular.sessions_per_day = 0,"
+        " segments.casual.sessions_per_day = 0: those segments play no session in a season"
+    ]
 
 
 def test_with_another_manifest_too_each_run_plays_its_own_pair(tmp_path: Path) -> None:

@@ -317,6 +317,23 @@ def test_apply_refuses_a_quests_reward_resource_the_game_does_not_declare_and_ap
     }
 
 
+def test_apply_gives_an_area_that_does_not_import_as_its_cause_alone_in_one_line(tmp_path: Path) -> None:
+    # A misspelt package: its section and its webhook kind would be refused too, for what follows from it.
+    hooks = webhook_manifest(quests=("test", "https://hooks.example.com/q", '["quest.checked_in"]'))
+    misspelt = PLUGINS.replace("studio_quests", "studio_quest")
+    manifest = tmp_path / "manifest.toml"
+    manifest.write_text(TEST_MANIFEST + QUESTS + hooks + misspelt, encoding="utf-8")
+    command = ["apply", str(manifest), "--db", str(tmp_path / "t.db")]
+    refused = CliRunner().invoke(main, command, env={"LIVECORE_AREAS": None})
+    assert refused.exit_code == 2
+    with pytest.raises(PluginError) as served:  # as serve --area says it
+        plugins.load_area("studio_quest")
+    cause = "area studio_quest: no module named 'studio_quest' can be imported"
+    assert str(served.value) == cause
+    assert refused.stderr == f"manifest {manifest} refused; nothing was applied: plugins.areas[0]: {cause}\n"
+    assert not (tmp_path / "t.db").exists()
+
+
 def test_serve_area_names_reach_the_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     built: list[Config] = []
     monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
