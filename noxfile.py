@@ -30,6 +30,18 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "2", "--dist", "loadfile", "--durations=15", *session.posargs)
 
 
+# What the inner loop leaves out (conftest.py): the whole run is `nox -s tests`.
+COSTLY = "not (postgres or browser or fuzz or bench or slow)"
+
+
+@nox.session(default=False)
+def quick(session: nox.Session) -> None:
+    """The core, the clients and the API on SQLite, in a few minutes: every test but those marked
+    postgres, browser, fuzz, bench or slow (docs/testing.md#what-a-run-costs)."""
+    session.install("-e", ".[dev]")
+    session.run("pytest", "-n", "2", "--dist", "loadfile", "-m", COSTLY, *session.posargs)
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """Ruff lint and format check."""

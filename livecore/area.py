@@ -107,7 +107,7 @@ class HasPorts(Protocol):
     def ports(self) -> Ports: ...
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Area:
     """One area, as it declares itself.
 
@@ -194,3 +194,8 @@ class Area:
     #: (``sim.server.quests``, made from the simulation).
     player_actions: Callable[[Any], object] | None = None
     server_actions: Callable[[Any], object] | None = None
+
+    def __repr__(self) -> str:
+        # Its name alone: the whole declaration (every route, handler and model) runs to hundreds of
+        # kilobytes, and asyncio formats it into every task's repr that reaches a server's services.
+        return f"Area({self.name!r})"

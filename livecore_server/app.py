@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import re
@@ -58,6 +59,13 @@ BINDINGS: tuple[Binding, ...] = tuple(audited(b) for area in served_areas.BUILT_
 FIRST = tuple(route.name for route in Contributions(a.area for a in served_areas.BUILT_IN).of(HOT))
 
 
+@functools.cache
+def router_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`router_path` of each of a surface's ``paths``, worked out once per process for each set of
+    routes: comparing every path with every other is most of what an app's routing costs to build."""
+    return tuple(router_path(path, paths) for path in paths)
+
+
 def router_path(path: str, siblings: Iterable[str]) -> str:
     """``path`` for aiohttp's router: a path parameter does not match the literal segments that rival it
     (``livecore.api.route.literal_rivals``), so ``/friends/code`` is never ``/friends/{friendExternalId}``
@@ -81,12 +89,16 @@ def _openapi_route(surface: Surface) -> Route:
 
 
 def _openapi_handler(surface: Surface, served: Sequence[Route]) -> Handler:
+    """The surface's document, built on its first request and kept: building the three documents took
+    most of an app's start, which every server and every API test pays."""
     from livecore.api.openapi import build_document
 
-    body = orjson.dumps(build_document(surface, served, version=__version__))
+    @functools.cache
+    def body() -> bytes:
+        return orjson.dumps(build_document(surface, served, version=__version__))
 
     async def handler(request: web.Request) -> web.StreamResponse:
-        return json_response(body, 200)
+        return json_response(body(), 200)
 
     return handler
 
@@ -215,11 +227,10 @@ def create_app(
         own = sorted(
             (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in FIRST
         )
-        paths = [b.route.path for b in own]
-        for b in own:
-            path = surface.value + router_path(b.route.path, paths)
+        routed = router_paths(tuple(b.route.path for b in own))
+        for b, path in zip(own, routed, strict=True):
             root.router.add_route(
-                b.route.method, path, guard(b.route, make_handler(b, root)), name=b.route.name
+                b.route.method, surface.value + path, guard(b.route, make_handler(b, root)), name=b.route.name
             )
         names = [b.route.name for b in own]
         openapi = _openapi_route(surface)

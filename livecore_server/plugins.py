@@ -21,6 +21,7 @@ otherwise silently not run.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata
 import json
 import sqlite3
@@ -68,9 +69,12 @@ def load_area(name: str) -> ServerArea:
         raise PluginError(f"area {name}: neither {declared} is declared") from None
 
 
-def installed() -> list[str]:
-    """The areas installed distributions name by entry point."""
-    return [ep.module for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)]
+@functools.cache
+def installed() -> tuple[str, ...]:
+    """The areas installed distributions name by entry point, read once per process: reading them scans
+    every installed distribution's metadata, and every manifest parse asks; a package installed later is
+    served from the next start."""
+    return tuple(ep.module for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
 
 
 def recorded(db: str) -> list[str]:

@@ -33,7 +33,10 @@ SKIPPED_BLOCKS = {
     "export LIVECORE_DB=postgresql://livecore@db.internal": "a PostgreSQL server of your own",
 }
 #: The commands (of a line, or of an ``&&`` chain) the test does not run, by how they start, and why.
-SKIPPED_COMMANDS = {"pip install": "the test's environment already has the package (docs/testing.md)"}
+SKIPPED_COMMANDS = {
+    "pip install": "the test's environment already has the package (docs/testing.md)",
+    "nox ": "the test suite, which this test is part of",
+}
 #: A synopsis: its bracketed options are placeholders, not a command.
 SYNOPSIS = re.compile(r"\s\[-{0,2}[\w.]+[\] ]")
 SYNOPSIS_SKIPPED = "a synopsis of the commands' options"

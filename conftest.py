@@ -1,0 +1,63 @@
+"""What a test costs, as markers (docs/testing.md#what-a-run-costs): given here by where a test lives and
+what it runs on, so that a new test is marked as its neighbours are without saying so.
+
+- ``postgres``: runs on the PostgreSQL server (its parameters name it, or it takes a schema of its own);
+- ``browser``: drives headless Chromium (``tests/browser``);
+- ``fuzz``: schemathesis on the three documents (``fuzz/test_documents.py``);
+- ``bench``: a benchmark's smoke run (``benchmarks/``);
+- ``slow``: starts server processes, builds and installs the package, plays the README's commands or whole
+  seasons of the simulation: the files of :data:`SLOW`, and any test marked ``slow`` where it is written.
+
+``nox -s quick`` leaves all five out; ``nox -s tests`` (and CI) runs everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+
+# Files whose every test is slow for what it checks (each 20 s or more on the 2-core machine).
+SLOW = frozenset(
+    {
+        "tests/test_readme.py",
+        "tests/packaging/test_built_package.py",
+        "tests/packaging/test_fresh_interpreters.py",
+        "tests/server/test_scale_out.py",
+        "tests/server/test_idempotency_storm.py",
+        "tests/server/test_key_rotation_live.py",
+        "tests/server/test_fitted_demo.py",
+        "tests/server/test_simulate_offers.py",
+        "tests/server/test_cli_population.py",
+    }
+)
+# Fixtures that give a test a PostgreSQL schema of its own.
+POSTGRES_FIXTURES = frozenset({"pg_url", "storm_url"})
+
+
+def _where(item: pytest.Item) -> str:
+    return Path(item.path).resolve().relative_to(ROOT).as_posix()
+
+
+def _on_postgres(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and any(value == "postgres" for value in callspec.params.values()):
+        return True
+    return bool(POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        where = _where(item)
+        if _on_postgres(item):
+            item.add_marker(pytest.mark.postgres)
+        if where.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+        if where == "fuzz/test_documents.py":
+            item.add_marker(pytest.mark.fuzz)
+        if where.startswith("benchmarks/"):
+            item.add_marker(pytest.mark.bench)
+        if where in SLOW:
+            item.add_marker(pytest.mark.slow)
