@@ -27,7 +27,17 @@ def tests(session: nox.Session) -> None:
     """Run the test suite (core; server API on real SQLite and PostgreSQL; clients against a live server);
     the slowest tests are listed at the end (docs/testing.md)."""
     session.install("-e", ".[dev]")
-    session.run("pytest", "-n", "2", "--dist", "loadfile", "--durations=15", *session.posargs)
+    # In collection order (fuzz first, pyproject.toml): docs/testing.md#what-a-run-costs.
+    session.run(
+        "pytest",
+        "-n",
+        "2",
+        "--dist",
+        "loadfile",
+        "--no-loadscope-reorder",
+        "--durations=15",
+        *session.posargs,
+    )
 
 
 # What the inner loop leaves out (conftest.py): the whole run is `nox -s tests`.

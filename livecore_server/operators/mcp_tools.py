@@ -18,6 +18,7 @@ Model Context Protocol tools, for an assistant acting as a member with a persona
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
@@ -112,8 +113,63 @@ def tools_for(tools: list[RouteTool], caller: McpCaller) -> list[McpTool]:
     ]
 
 
+@attrs.frozen
+class _Arguments:
+    """A route's tool arguments: what its path, query and body take, and where each one goes."""
+
+    path_params: list[str]
+    query_names: set[str]
+    sources: dict[str, str]
+    input_schema: dict[str, Any]
+
+
 def _tool(binding: Binding) -> McpTool:
     route = binding.route
+    arguments_of = _arguments(route)
+    path_params, query_names, sources = (
+        arguments_of.path_params,
+        arguments_of.query_names,
+        arguments_of.sources,
+    )
+    properties = arguments_of.input_schema["properties"]
+
+    async def run(caller: McpCaller, arguments: dict[str, Any]) -> Any:
+        unknown = sorted(set(arguments) - set(properties))
+        if unknown:
+            raise invalid_request(
+                f"Unknown argument: {', '.join(unknown)}.",
+                {n: "is not an argument of this tool" for n in unknown},
+            )
+        params: dict[str, str] = {_OWN_STUDIO: caller.operator.studio_id}
+        errors: dict[str, str] = {}
+        for name in path_params:
+            value = arguments.get(name)
+            if not isinstance(value, str):
+                errors[name] = "is required" if value is None else "must be a string"
+            else:
+                params[name] = value
+        if errors:
+            raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
+        query = {n: _query_text(v) for n, v in arguments.items() if n in query_names and v is not None}
+        body = {n: v for n, v in arguments.items() if sources.get(n) == "body"}
+        result = await run_route(
+            caller.services, binding, caller.operator, params, body=body, query=query, remote=caller.remote
+        )
+        return unstructure(result)
+
+    return McpTool(
+        name=tool_name(route),
+        description=_description(route),
+        input_schema=arguments_of.input_schema,
+        read_only=not route.is_write,
+        run=run,
+    )
+
+
+@functools.cache
+def _arguments(route: Route) -> _Arguments:
+    """Worked out once per route and process: every app a process builds (each API test's) serves the same
+    tools, and their schemas were a tenth of an app's start."""
     path_params = [p for p in _PATH_PARAM.findall(route.path) if p != _OWN_STUDIO]
     schemas = _Schemas()
     properties: dict[str, Any] = {}
@@ -147,38 +203,7 @@ def _tool(binding: Binding) -> McpTool:
     if required:
         input_schema["required"] = required
     input_schema["additionalProperties"] = False
-
-    async def run(caller: McpCaller, arguments: dict[str, Any]) -> Any:
-        unknown = sorted(set(arguments) - set(properties))
-        if unknown:
-            raise invalid_request(
-                f"Unknown argument: {', '.join(unknown)}.",
-                {n: "is not an argument of this tool" for n in unknown},
-            )
-        params: dict[str, str] = {_OWN_STUDIO: caller.operator.studio_id}
-        errors: dict[str, str] = {}
-        for name in path_params:
-            value = arguments.get(name)
-            if not isinstance(value, str):
-                errors[name] = "is required" if value is None else "must be a string"
-            else:
-                params[name] = value
-        if errors:
-            raise invalid_request(f"The request is invalid: {', '.join(sorted(errors))}.", errors)
-        query = {n: _query_text(v) for n, v in arguments.items() if n in query_names and v is not None}
-        body = {n: v for n, v in arguments.items() if sources.get(n) == "body"}
-        result = await run_route(
-            caller.services, binding, caller.operator, params, body=body, query=query, remote=caller.remote
-        )
-        return unstructure(result)
-
-    return McpTool(
-        name=tool_name(route),
-        description=_description(route),
-        input_schema=input_schema,
-        read_only=not route.is_write,
-        run=run,
-    )
+    return _Arguments(path_params, query_names, sources, input_schema)
 
 
 def _description(route: Route) -> str:
