@@ -54,17 +54,15 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
+def _without_variables(*command: str, **variables: str) -> subprocess.CompletedProcess[str]:
+    """``command`` run with no ``LIVECORE_`` variable but ``variables``, as a newcomer's fresh shell."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVECORE_")} | variables
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, env=env)
+
+
 @pytest.mark.parametrize("script", sorted(CLIENT_EXAMPLES))
 def test_a_client_example_without_its_variables_on_the_plain_install_says_so_in_one_line(script: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVECORE_")}
-    result = subprocess.run(
-        [sys.executable, "-c", AS_ON_A_PLAIN_INSTALL, str(EXAMPLES / script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env=env,
-    )
+    result = _without_variables(sys.executable, "-c", AS_ON_A_PLAIN_INSTALL, str(EXAMPLES / script))
     assert (result.returncode, result.stdout) == (1, ""), result.stderr
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"Error: {script} needs {CLIENT_EXAMPLES[script]} ("), line
@@ -73,15 +71,8 @@ def test_a_client_example_without_its_variables_on_the_plain_install_says_so_in_
 
 
 def test_the_support_desk_with_a_key_and_no_player_to_help_says_so_in_one_line() -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVECORE_")}
-    env["LIVECORE_PERSONAL_KEY"] = "svc_pk_" + "x" * 43
-    result = subprocess.run(
-        [sys.executable, str(EXAMPLES / "support_desk.py")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env=env,
+    result = _without_variables(
+        sys.executable, str(EXAMPLES / "support_desk.py"), LIVECORE_PERSONAL_KEY="svc_pk_" + "x" * 43
     )
     assert (result.returncode, result.stdout) == (1, ""), result.stderr
     (line,) = result.stderr.splitlines()
