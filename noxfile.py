@@ -19,6 +19,7 @@ SOURCES = [
     "examples",
     "fuzz",
     "noxfile.py",
+    "conftest.py",
 ]
 
 
