@@ -473,6 +473,16 @@ def main() -> None:
     " 429 (default: each bucket's default limit).",
 )
 @click.option(
+    "--admin-requests-per-minute",
+    type=click.IntRange(1, 1_000_000),
+    default=DEFAULTS.admin_requests_per_minute,
+    show_default=True,
+    envvar="LIVECORE_ADMIN_REQUESTS_PER_MINUTE",
+    show_envvar=True,
+    help="Admin API requests a minute, per portal session or personal key, before that session or key"
+    " gets 429.",
+)
+@click.option(
     "--client-address-header",
     default=None,
     envvar="LIVECORE_CLIENT_ADDRESS_HEADER",
@@ -503,6 +513,7 @@ def serve(
     wrong_secrets_per_minute: int,
     auth_failures_per_minute: int,
     address_requests_per_minute: int | None,
+    admin_requests_per_minute: int,
     client_address_header: str | None,
     studio_areas: tuple[str, ...],
 ) -> None:
@@ -524,6 +535,7 @@ def serve(
         wrong_secrets_per_minute=wrong_secrets_per_minute,
         auth_failures_per_minute=auth_failures_per_minute,
         address_requests_per_minute=address_requests_per_minute,
+        admin_requests_per_minute=admin_requests_per_minute,
         client_address_header=client_address_header or None,
         country_of=offline_country if ip_country else no_country,
         oidc=_oidc(host, port),

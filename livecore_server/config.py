@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import attrs
 
-from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, WRONG_SECRETS_PER_MINUTE
+from livecore.ratelimit import AUTH_FAILURES_PER_MINUTE, DEFAULT_LIMITS, WRONG_SECRETS_PER_MINUTE, BucketName
 from livecore_server.geo import CountryLookup, offline_country
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -104,6 +104,9 @@ class Config:
     # without a valid key (public routes, and refused keys), or None for each bucket's default (serve
     # --address-requests-per-minute).
     address_requests_per_minute: int | None = None
+    # docs/reference/conventions.md#rate-limits: admin requests a minute per portal session or personal key
+    # before 429 (the ``admin`` bucket; serve --admin-requests-per-minute).
+    admin_requests_per_minute: int = DEFAULT_LIMITS[BucketName.ADMIN]
     # The request header a proxy in front of the server puts the client's address in (the last value of
     # all its lines, when that is an IP address: livecore_server.lockouts.client_address), or None: the
     # connection's peer (serve --client-address-header, docs/operators.md#the-client-address).

@@ -161,9 +161,12 @@ def check_csrf(services: Services, operator: Operator, sent: str | None) -> None
 
 async def take_admin_token(services: Services, operator: Operator, headers: dict[str, str]) -> None:
     """One token of the ``admin`` bucket, per session or per personal key: each
-    has its own budget."""
+    has its own budget (``serve --admin-requests-per-minute``)."""
     subject = f"session:{operator.session_id}" if operator.session_id else f"pk:{operator.key_id}"
-    decision = await services.ratelimiter.take(subject, BucketName.ADMIN, to_millis(services.clock.now()))
+    limit = {BucketName.ADMIN: services.config.admin_requests_per_minute}
+    decision = await services.ratelimiter.take(
+        subject, BucketName.ADMIN, to_millis(services.clock.now()), limit
+    )
     headers.update(decision.headers())
     if not decision.allowed:
         raise LivecoreError(RATE_LIMITED, "Too many requests; retry after the Retry-After delay.")

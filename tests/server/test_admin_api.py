@@ -1357,6 +1357,19 @@ async def test_the_admin_bucket_is_600_a_minute_per_session_and_per_key(world: W
     assert await remaining(first) == start - 4
 
 
+@pytest.mark.parametrize("world_config", [{"admin_requests_per_minute": 3}])
+async def test_serve_admin_requests_per_minute_sets_the_admin_bucket(world: World) -> None:
+    """``serve --admin-requests-per-minute``: each personal key (and session) gets that many a minute."""
+    key = await personal_key(world, "olga")
+    other = await personal_key(world, "gina")
+    answers = [await admin(world, "GET", f"{STUDIO}/members", key) for _ in range(4)]
+    assert [status for status, _, _ in answers] == [200, 200, 200, 429]
+    assert answers[0][2]["RateLimit-Limit"] == "3"
+    assert answers[3][1]["error"]["code"] == "rate_limited"
+    status, _, _ = await admin(world, "GET", f"{STUDIO}/members", other)
+    assert status == 200
+
+
 # --- the player look-up ------------------------------------------------------------------------------------
 
 
