@@ -61,3 +61,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.bench)
         if where in SLOW:
             item.add_marker(pytest.mark.slow)
+    # The long files first (the whole run hands out files in this order, docs/testing.md#what-a-run-costs):
+    # started early, each runs beside the many short files on the other worker, not alone at the end.
+    items.sort(key=lambda item: not _long(item))
+
+
+# The markers of files that take a minute or more of one worker.
+LONG = ("fuzz", "bench", "slow")
+
+
+def _long(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) is not None for name in LONG)
