@@ -5,8 +5,9 @@ what it runs on, so that a new test is marked as its neighbours are without sayi
 - ``browser``: drives headless Chromium (``tests/browser``);
 - ``fuzz``: schemathesis on the three documents (``fuzz/test_documents.py``);
 - ``bench``: a benchmark's smoke run (``benchmarks/``);
-- ``slow``: starts server processes, builds and installs the package, plays the README's commands or whole
-  seasons of the simulation: the files of :data:`SLOW`, and any test marked ``slow`` where it is written.
+- ``slow``: starts server processes, builds and installs the package, runs npm or mypy, plays the README's
+  commands or whole seasons of the simulation, or seeds large data: the files of :data:`SLOW`, and any
+  test marked ``slow`` where it is written.
 
 ``nox -s quick`` leaves all five out; ``nox -s tests`` (and CI) runs everything.
 """
@@ -19,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 
-# Files whose every test is slow for what it checks (each 20 s or more on the 2-core machine).
+# Files whose tests are slow for what they check (each file 15 s or more of one worker on the 2-core
+# machine): server processes, builds, installs, npm and mypy runs, simulated seasons, large seeded data.
 SLOW = frozenset(
     {
         "tests/test_readme.py",
@@ -31,6 +33,17 @@ SLOW = frozenset(
         "tests/server/test_fitted_demo.py",
         "tests/server/test_simulate_offers.py",
         "tests/server/test_cli_population.py",
+        "tests/server/test_simulate_seeds.py",
+        "tests/server/test_simulate_populations.py",
+        "tests/server/test_simulate_effect_rows.py",
+        "tests/server/test_simulation_report_figures.py",
+        "tests/server/test_cli_simulate.py",
+        "tests/server/test_guilds_query_plans.py",
+        "tests/security/test_rotation_while_serving.py",
+        "tests/security/test_newcomer.py",
+        "tests/test_examples.py",
+        "tests/test_example_studio_areas.py",
+        "tests/typescript/test_typescript_clients.py",
     }
 )
 # Fixtures that give a test a PostgreSQL schema of its own.

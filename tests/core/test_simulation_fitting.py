@@ -377,6 +377,7 @@ COOLDOWN = timedelta(hours=8)
 FIGURES = 0.08
 
 
+@pytest.mark.slow
 def test_a_season_played_by_a_known_population_is_fitted_back_within_tolerances() -> None:
     sim = Simulation.from_manifest(ROUND_TRIP, start=START, seed=3)
     known = parse_population(KNOWN)
