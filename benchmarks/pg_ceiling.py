@@ -101,10 +101,11 @@ def _reaped_children_cpu_seconds() -> float:
 
 def postmaster_pid(url: str) -> int:
     """The PostgreSQL server's main process: the parent of a backend, which reaps every backend."""
+    # Read while the connection is open: its backend exits with it.
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT pg_backend_pid()").fetchone()
-    assert row is not None
-    found = proc_stat(row[0])
+        assert row is not None
+        found = proc_stat(row[0])
     if found is None:
         raise CeilingError("PostgreSQL does not run on this machine: its CPU cannot be read")
     return int(found[1][1])  # field 4, the parent
