@@ -81,18 +81,23 @@ def _area_option(help: str) -> Callable[[F], F]:
     )
 
 
-def _auth_failures_option(help: str) -> Callable[[F], F]:
-    """``--auth-failures-per-minute``: the server's (``serve``) and the one ``lockouts list`` counts
-    against, from the same variable."""
+def _per_minute_option(flag: str, default: int | None, help: str) -> Callable[[F], F]:
+    """A limit a minute, ``--name-per-minute``, also read from ``LIVECORE_NAME_PER_MINUTE``."""
     return click.option(
-        "--auth-failures-per-minute",
+        flag,
         type=click.IntRange(1, 1_000_000),
-        default=DEFAULTS.auth_failures_per_minute,
-        show_default=True,
-        envvar="LIVECORE_AUTH_FAILURES_PER_MINUTE",
+        default=default,
+        show_default=default is not None,
+        envvar="LIVECORE_" + flag.removeprefix("--").replace("-", "_").upper(),
         show_envvar=True,
         help=help,
     )
+
+
+def _auth_failures_option(help: str) -> Callable[[F], F]:
+    """``--auth-failures-per-minute``: the server's (``serve``) and the one ``lockouts list`` counts
+    against, from the same variable."""
+    return _per_minute_option("--auth-failures-per-minute", DEFAULTS.auth_failures_per_minute, help)
 
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -450,37 +455,25 @@ def main() -> None:
 )
 @_slow_clients
 @click.option("--allow-private-webhooks", is_flag=True, help=PRIVATE_WEBHOOKS_HELP)
-@click.option(
+@_per_minute_option(
     "--wrong-secrets-per-minute",
-    type=click.IntRange(1, 1_000_000),
-    default=DEFAULTS.wrong_secrets_per_minute,
-    show_default=True,
-    envvar="LIVECORE_WRONG_SECRETS_PER_MINUTE",
-    show_envvar=True,
-    help="Wrong player secrets a minute, per player and client address, before that player gets 429.",
+    DEFAULTS.wrong_secrets_per_minute,
+    "Wrong player secrets a minute, per player and client address, before that player gets 429.",
 )
 @_auth_failures_option(
     "Failed authentications (keys, session cookies, sign-in links) a minute per client address, before"
     " that address gets 429."
 )
-@click.option(
+@_per_minute_option(
     "--address-requests-per-minute",
-    type=click.IntRange(1, 1_000_000),
-    default=None,
-    envvar="LIVECORE_ADDRESS_REQUESTS_PER_MINUTE",
-    show_envvar=True,
-    help="Requests without a valid key a minute, per client address and bucket, before that address gets"
+    None,
+    "Requests without a valid key a minute, per client address and bucket, before that address gets"
     " 429 (default: each bucket's default limit).",
 )
-@click.option(
+@_per_minute_option(
     "--admin-requests-per-minute",
-    type=click.IntRange(1, 1_000_000),
-    default=DEFAULTS.admin_requests_per_minute,
-    show_default=True,
-    envvar="LIVECORE_ADMIN_REQUESTS_PER_MINUTE",
-    show_envvar=True,
-    help="Admin API requests a minute, per portal session or personal key, before that session or key"
-    " gets 429.",
+    DEFAULTS.admin_requests_per_minute,
+    "Admin API requests a minute, per portal session or personal key, before that session or key gets 429.",
 )
 @click.option(
     "--client-address-header",
