@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import json
 import logging
 import math
@@ -365,7 +366,15 @@ def _serve(
         now_ms = to_millis(services.clock.now())
         await services.store.run_async(lambda tx: tx.meta.put(PORTAL_ADDRESS, address, now_ms))
 
+    async def freeze_startup_objects(app: web.Application) -> None:
+        # What the process made to start (modules, routes, areas, converters, the services) lives as long
+        # as it does, yet each full collection walked all of it while the server answered nothing
+        # (docs/deployment.md#garbage-collection). The server process is ours to tune; an
+        # embedded server leaves its host's collector alone.
+        gc.freeze()
+
     app.on_startup.append(announce)
+    app.on_startup.append(freeze_startup_objects)
     # run_app opens the services as the app starts, handles SIGINT and SIGTERM: it stops accepting, lets
     # in-flight requests finish (up to the shutdown timeout) and runs the cleanup contexts, which close the
     # database.

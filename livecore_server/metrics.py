@@ -3,6 +3,8 @@ a scraper on the operator's network. Counts only: no key, address or player is n
 
 from __future__ import annotations
 
+import gc
+
 from aiohttp import web
 
 from livecore_server.http.middlewares import REQUEST_IDS
@@ -30,6 +32,25 @@ def render(services: Services) -> str:
         )
         + _scheduled(services)
         + _writes(services)
+        + _collector()
+    )
+
+
+def _collector() -> str:
+    """Python's garbage collector in this process: the objects frozen out of its reach at start (the
+    server's ``serve`` freezes them, docs/deployment.md#garbage-collection) and its collections by
+    generation, the full ones (2) being those that pause every request."""
+    name = "python_gc_collections_total"
+    return (
+        "# HELP python_gc_frozen_objects Objects the garbage collector no longer walks (frozen at start).\n"
+        "# TYPE python_gc_frozen_objects gauge\n"
+        f"python_gc_frozen_objects {gc.get_freeze_count()}\n"
+        f"# HELP {name} Collections of each generation by Python's garbage collector.\n"
+        f"# TYPE {name} counter\n"
+        + "".join(
+            f'{name}{{generation="{generation}"}} {stats["collections"]}\n'
+            for generation, stats in enumerate(gc.get_stats())
+        )
     )
 
 

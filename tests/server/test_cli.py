@@ -4,12 +4,14 @@ and SIGTERM."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -133,7 +135,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _serving(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``livecore-server serve`` in a process of its own on a SQLite file with the test manifest applied,
+    once it answers its health check: the process and its address."""
     port = _free_port()
     env = {**os.environ, "LIVECORE_DB": str(tmp_path / "s.db")}
     manifest = tmp_path / "m.toml"
@@ -145,22 +150,38 @@ def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
+    base = f"http://127.0.0.1:{port}"
     try:
 
         def health() -> httpx.Response | None:
             try:
-                return httpx.get(f"http://127.0.0.1:{port}/admin/v1/health", timeout=5)
+                return httpx.get(f"{base}/admin/v1/health", timeout=5)
             except httpx.TransportError:
                 return None
 
         r = until_sync(health, "the server to start")
         assert r.status_code == 200
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
+        yield proc, base
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_serve_answers_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    with _serving(tmp_path) as (proc, _):
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+
+
+def test_serve_freezes_what_it_made_to_start_out_of_the_collectors_reach(tmp_path: Path) -> None:
+    """docs/deployment.md#garbage-collection: a full collection no longer walks the objects the process
+    made to start; /metrics says how many."""
+    with _serving(tmp_path) as (_, base):
+        metrics = httpx.get(f"{base}/metrics", timeout=5).text
+    frozen = next(line for line in metrics.splitlines() if line.startswith("python_gc_frozen_objects "))
+    assert int(frozen.split()[1]) > 10_000, frozen
+    assert 'python_gc_collections_total{generation="2"} ' in metrics
 
 
 def _serve_config(
