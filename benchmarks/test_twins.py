@@ -130,13 +130,16 @@ def serving(db: str, env: dict[str, str], tmp_path: Path) -> Iterator[Served]:
     # over 2,500 a second on one connection here, beside livecore's 900 to 1,300: three seconds of pool. On
     # PostgreSQL both sides together take about 1,100 a second: one second of pool (a third of the setup,
     # which is most of the test there) still leaves twice that to spare.
-    counted = not db.startswith("postgresql://")
-    variables |= {"db": db, "run_seconds": str(twins.POOL_FACTOR if counted else 1)}
+    on_sqlite = not db.startswith("postgresql://")
+    variables |= {"db": db, "run_seconds": str(twins.POOL_FACTOR if on_sqlite else 1)}
+    # Statements are counted on SQLite only.
     with (
         ServerProcess(
-            db, tmp_path / "server.log", env, statement_file=tmp_path / "s.json" if counted else None
+            db, tmp_path / "server.log", env, statement_file=tmp_path / "s.json" if on_sqlite else None
         ) as server,
-        twins.TwinProcess(db, tmp_path / "twins.log", env, tmp_path / "t.json" if counted else None) as twin,
+        twins.TwinProcess(
+            db, tmp_path / "twins.log", env, tmp_path / "t.json" if on_sqlite else None
+        ) as twin,
     ):
         yield db, server, twin, variables
 
