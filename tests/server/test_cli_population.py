@@ -78,8 +78,9 @@ def history(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     from tests.postgres_support import reused_schema
 
     with reused_schema() as url:
+        played = _played(url, home)  # its server makes the key file when this run has none yet
         shutil.copy(_pg_key_file(), home / "livecore.key")
-        yield _played(url, home)
+        yield played
 
 
 def _played(db: str, home: Path) -> History:
