@@ -44,7 +44,7 @@ from psycopg import Pipeline, errors, sql
 from psycopg.abc import Buffer
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from livecore.areas import remembered, remembered_on
 from livecore.commands.reads import Reads
@@ -52,7 +52,7 @@ from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.history import to_run
-from livecore_server.storage.postgres_bridge import BridgedConnection, pause, run_bridged
+from livecore_server.storage.postgres_bridge import BridgedConnection, await_only, bridged, pause, run_bridged
 from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.postgres_transaction import (
     BOARDS_CHANNEL,
@@ -466,7 +466,7 @@ class PostgresStore:
         their COMMIT and the queue's unlock take no round trip of their own."""
         if self._closed:
             raise RuntimeError("the store is closed")
-        conn = self._pool.getconn()
+        conn = self._taken()
         # Whether the queue's lock may be held: then it is given back if the transaction does not end
         # with the COMMIT that gives it back. (Should its taking have failed, unlocking a lock not held
         # only draws a warning in PostgreSQL's log.)
@@ -699,9 +699,40 @@ class PostgresStore:
         async with self._slots[1]:
             return await run_bridged(fn, *args)
 
-    def connection(self) -> contextlib.AbstractContextManager[psycopg.Connection[Any]]:
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, in autocommit (each statement a transaction of its own)."""
-        return self._pool.connection()
+        conn = self._taken()
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)
+
+    def _taken(self) -> BridgedConnection:
+        """A connection of the pool, given back with ``putconn``. On the event loop (in a greenlet of
+        :meth:`_bridged`) one is free whenever a transaction gets here, but for a moment while the pool
+        opens one, or for as long as PostgreSQL does not accept connections: that wait is a thread's,
+        so the loop goes on serving (its health checks, its other requests) meanwhile."""
+        if not bridged():
+            return self._pool.getconn()
+        try:
+            # psycopg_pool refuses a timeout of 0 outright: a millisecond is "if one is ready".
+            return self._pool.getconn(timeout=0.001)
+        except PoolTimeout:
+            return await_only(self._taken_on_a_thread())
+
+    async def _taken_on_a_thread(self) -> BridgedConnection:
+        taking = asyncio.get_running_loop().run_in_executor(None, self._pool.getconn)
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(self._give_back_unwanted)
+            raise
+
+    def _give_back_unwanted(self, taking: asyncio.Future[BridgedConnection]) -> None:
+        """The request that asked for this connection went away while a thread waited for it."""
+        if not taking.cancelled() and taking.exception() is None:
+            self._pool.putconn(taking.result())
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:
