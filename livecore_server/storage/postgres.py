@@ -277,7 +277,10 @@ class PostgresStore:
         self._pool = ConnectionPool(
             dsn,
             min_size=1,
-            max_size=pool_size,
+            # One more than the loop runs at once: a synchronous run on the loop's own thread (the
+            # buffers' last flush, a test's look at the rows) always finds one, instead of waiting for a
+            # connection that only the loop it holds up could give back.
+            max_size=pool_size + 1,
             kwargs={"autocommit": True},
             connection_class=BridgedConnection,
             configure=functools.partial(_configure, schema=schema),

@@ -20,6 +20,7 @@ from tests.postgres_support import scratch_store
 from tests.waiting import until
 
 POOL = 2
+EVERY_CONNECTION = POOL + 1  # the pool's: one more than the loop runs at once
 
 
 @pytest.fixture
@@ -60,19 +61,10 @@ async def test_the_loop_serves_others_while_a_transaction_waits_for_the_database
 
     # The sleep holds the database's answer; meanwhile the loop answers a read on the other connection.
     slow = asyncio.create_task(key_held())
-    await until(lambda: _sleeping(store), "the first transaction sleeping in PostgreSQL")
+    await until(lambda: _sleepers(store) > 0, "the first transaction sleeping in PostgreSQL")
     assert await store.read(_read("a")) is None
     assert not slow.done()
     await slow
-
-
-def _sleeping(store: PostgresStore) -> bool:
-    with psycopg.connect(store.dsn, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(0.3)%'"
-            " AND state = 'active' AND pid <> pg_backend_pid()"
-        ).fetchone()
-    return row is not None and row[0] > 0
 
 
 async def test_more_transactions_than_connections_wait_for_one_on_the_loop(store: PostgresStore) -> None:
@@ -114,7 +106,7 @@ async def test_the_loop_serves_on_while_a_transaction_waits_for_a_connection(sto
 
     def hold_every_connection() -> None:
         with contextlib.ExitStack() as stack:
-            for _ in range(POOL):
+            for _ in range(EVERY_CONNECTION):
                 stack.enter_context(store.connection())
             held.set()
             release.wait(30)
@@ -139,7 +131,7 @@ async def test_a_transaction_gone_while_it_waits_for_a_connection_leaves_it_in_t
 
     def hold_every_connection() -> None:
         with contextlib.ExitStack() as stack:
-            for _ in range(POOL):
+            for _ in range(EVERY_CONNECTION):
                 stack.enter_context(store.connection())
             held.set()
             release.wait(30)
@@ -156,6 +148,27 @@ async def test_a_transaction_gone_while_it_waits_for_a_connection_leaves_it_in_t
     # The connection the cancelled request's thread was handed went back: the pool serves POOL at once.
     reads = [store.read(lambda tx: tx.execute("SELECT pg_sleep(0.2)").fetchone()) for _ in range(POOL)]
     await asyncio.wait_for(asyncio.gather(*reads), 10)
+
+
+async def test_a_synchronous_run_on_the_loops_thread_finds_a_connection(store: PostgresStore) -> None:
+    # The loop's transactions hold every connection they may, and wait for PostgreSQL: a synchronous
+    # run on the loop's thread (it holds the loop up) still gets one, instead of waiting for theirs.
+    sleeping = [
+        asyncio.create_task(store.read(lambda tx: tx.execute("SELECT pg_sleep(0.3)").fetchone()))
+        for _ in range(POOL)
+    ]
+    await until(lambda: _sleepers(store) == POOL, "every transaction of the loop in PostgreSQL")
+    assert store.run(_read("a"), write=False) is None
+    await asyncio.gather(*sleeping)
+
+
+def _sleepers(store: PostgresStore) -> int:
+    with psycopg.connect(store.dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(0.3)%'"
+            " AND state = 'active' AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return 0 if row is None else int(row[0])
 
 
 async def test_a_failed_statement_raises_in_its_own_request_only(store: PostgresStore) -> None:
