@@ -28,6 +28,7 @@ SERVER_MODULES: tuple[str, ...] = (
     *(("uvloop",) if sys.platform != "win32" else ()),
     "psycopg",
     "psycopg_pool",
+    "greenlet",
     "iptocc",
     "jinja2",
     "aiohttp_jinja2",

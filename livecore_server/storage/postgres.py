@@ -2,10 +2,14 @@
 several server processes on one database (docs/deployment.md).
 
 Concurrency model: the commands are synchronous functions over the port, so each transaction holds one
-synchronous psycopg 3 connection from start to end, on a worker thread (the event loop goes on serving
-other requests meanwhile). A game's writes hold its lock, alone or shared with the writes of other
-players (:meth:`PostgresStore.run_async`), and run at READ COMMITTED: two sends racing past a daily
-limit, or two debits of one balance, wait for each other's lock instead. Writes outside a game run at
+synchronous psycopg 3 connection from start to end. In the server it runs on the event loop's thread, in
+a greenlet whose waits for PostgreSQL are awaited on the loop
+(:mod:`~livecore_server.storage.postgres_bridge`): the loop goes on serving other requests meanwhile,
+and no worker thread takes turns with it for the GIL.
+
+A game's writes hold its lock, alone or shared with the writes of other players
+(:meth:`PostgresStore.run_async`), and run at READ COMMITTED: two sends racing past a daily limit, or two
+debits of one balance, wait for each other's lock instead. Writes outside a game run at
 SERIALIZABLE: two that would interleave into a result no serial order gives make one of them fail with a
 serialization error instead, which :meth:`PostgresStore.run` retries.
 
@@ -30,7 +34,6 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -41,7 +44,7 @@ from psycopg import Pipeline, errors, sql
 from psycopg.abc import Buffer
 from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from livecore.areas import remembered, remembered_on
 from livecore.commands.reads import Reads
@@ -49,7 +52,7 @@ from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.history import to_run
-from livecore_server.storage.postgres_lookups import Lookups
+from livecore_server.storage.postgres_bridge import BridgedConnection, await_only, bridged, pause, run_bridged
 from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.postgres_transaction import (
     BOARDS_CHANNEL,
@@ -224,9 +227,9 @@ def _exists(conn: psycopg.Connection[Any], relation: str) -> bool:
 class PostgresStore:
     """The ports on one PostgreSQL database (and optionally one schema of it, which is created).
 
-    Connections come from a psycopg_pool pool of ``pool_size``; a command runs on a worker thread of an
-    executor of the same size (:meth:`run_async`), so the event loop never waits for the database and
-    at most ``pool_size`` transactions are open at once per process."""
+    Connections come from a psycopg_pool pool of ``pool_size``; a command runs on the event loop's thread
+    (:meth:`run_async`), its waits for the database awaited there, and at most ``pool_size`` of them run
+    at once per process (the others wait for a connection on the loop)."""
 
     # Several server processes may share the database: nothing here assumes it is the only one.
     single_process = False
@@ -274,15 +277,20 @@ class PostgresStore:
         self._pool = ConnectionPool(
             dsn,
             min_size=1,
-            max_size=pool_size,
+            # One more than the loop runs at once: a synchronous run on the loop's own thread (the
+            # buffers' last flush, a test's look at the rows) always finds one, instead of waiting for a
+            # connection that only the loop it holds up could give back.
+            max_size=pool_size + 1,
             kwargs={"autocommit": True},
+            connection_class=BridgedConnection,
             configure=functools.partial(_configure, schema=schema),
             name="livecore",
             open=True,
         )
-        self.executor = ThreadPoolExecutor(max_workers=pool_size, thread_name_prefix="livecore-db")
+        # What a process's loop may run at once: as many as there are connections, so that taking one
+        # never waits (on the loop's thread, that wait would stop the loop that gives them back).
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self.write_counts = WriteCounts()
-        self._lookups = Lookups(self)
 
     @property
     def closed(self) -> bool:
@@ -298,7 +306,6 @@ class PostgresStore:
         if self._closed:
             return
         self._closed = True
-        self.executor.shutdown(wait=True)
         self._pool.close()
 
     def clear_caches(self) -> None:
@@ -462,7 +469,7 @@ class PostgresStore:
         their COMMIT and the queue's unlock take no round trip of their own."""
         if self._closed:
             raise RuntimeError("the store is closed")
-        conn = self._pool.getconn()
+        conn = self._taken()
         # Whether the queue's lock may be held: then it is given back if the transaction does not end
         # with the COMMIT that gives it back. (Should its taking have failed, unlocking a lock not held
         # only draws a warning in PostgreSQL's log.)
@@ -597,7 +604,7 @@ class PostgresStore:
                 if attempt == self.attempts - 1:
                     raise
                 # Jittered backoff, so two losers of the same race do not meet again.
-                time.sleep(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
+                pause(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
         raise AssertionError("unreachable")
 
     def run(
@@ -624,7 +631,7 @@ class PostgresStore:
         reads: Callable[[PostgresTransaction], Reads] | None = None,
         concurrency: Concurrency = Concurrency.QUEUED,
     ) -> T:
-        """Run ``fn`` in a transaction on a worker thread; the loop goes on serving meanwhile. A write
+        """Run ``fn`` in a transaction on the loop, awaiting its statements (:meth:`_bridged`). A write
         reads ahead what its ``reads`` declare (:mod:`~livecore_server.storage.postgres_prefetch`).
         Writes of one ``queue`` (a game's) wait for each other as their ``concurrency`` says: a queued
         one holds the game's lock alone; the others run beside each other, sharing it, each holding the
@@ -638,11 +645,7 @@ class PostgresStore:
             changed.extend(tx.config_tokens[at:])
             return result
 
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        loop = asyncio.get_running_loop()
-        result, emitted = await loop.run_in_executor(
-            self.executor,
+        outcome: tuple[T, bool] = await self._bridged(
             self._attempt,
             run,
             write,
@@ -651,6 +654,7 @@ class PostgresStore:
             reads if write and not row_locked else None,
             concurrency,
         )
+        result, emitted = outcome
         if emitted:
             self._events_committed()
         if changed:
@@ -673,28 +677,65 @@ class PostgresStore:
 
     async def lookup(self, fn: Callable[[PostgresTransaction], T | None]) -> T | None:
         """A usually-missing record: its statements run without a transaction around them (each reads
-        what is committed when it runs), saving the BEGIN and COMMIT round trips; look-ups that arrive
-        together share a worker thread's hop (:mod:`~livecore_server.storage.postgres_lookups`)."""
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        return await self._lookups.run(fn)
+        what is committed when it runs), saving the BEGIN and COMMIT round trips."""
+        return await self.autocommit(fn)
 
     async def autocommit(self, fn: Callable[[PostgresTransaction], T]) -> T:
-        """Run ``fn`` on a worker thread with each statement a transaction of its own (READ COMMITTED):
-        for single statements that must not fail on a concurrent update of a hot row (rate-limit
-        buckets), since PostgreSQL re-reads the row's latest version under its lock instead."""
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        """Run ``fn`` with each statement a transaction of its own (READ COMMITTED): for single statements
+        that must not fail on a concurrent update of a hot row (rate-limit buckets), since PostgreSQL
+        re-reads the row's latest version under its lock instead."""
 
         def run() -> T:
             with self.connection() as conn:
                 return fn(PostgresTransaction(conn, self))  # type: ignore[abstract]
 
-        return await asyncio.get_running_loop().run_in_executor(self.executor, run)
+        return await self._bridged(run)
 
-    def connection(self) -> contextlib.AbstractContextManager[psycopg.Connection[Any]]:
+    async def _bridged(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the loop's thread once a connection is free for it, its waits for the
+        database awaited on the loop (:mod:`~livecore_server.storage.postgres_bridge`)."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.pool_size))
+        async with self._slots[1]:
+            return await run_bridged(fn, *args)
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
         """A connection of the pool, in autocommit (each statement a transaction of its own)."""
-        return self._pool.connection()
+        conn = self._taken()
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)
+
+    def _taken(self) -> BridgedConnection:
+        """A connection of the pool, given back with ``putconn``. On the event loop (in a greenlet of
+        :meth:`_bridged`) one is free whenever a transaction gets here, but for a moment while the pool
+        opens one, or for as long as PostgreSQL does not accept connections: that wait is a thread's,
+        so the loop goes on serving (its health checks, its other requests) meanwhile."""
+        if not bridged():
+            return self._pool.getconn()
+        try:
+            # psycopg_pool refuses a timeout of 0 outright: a millisecond is "if one is ready".
+            return self._pool.getconn(timeout=0.001)
+        except PoolTimeout:
+            return await_only(self._taken_on_a_thread())
+
+    async def _taken_on_a_thread(self) -> BridgedConnection:
+        taking = asyncio.get_running_loop().run_in_executor(None, self._pool.getconn)
+        try:
+            return await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            taking.add_done_callback(self._give_back_unwanted)
+            raise
+
+    def _give_back_unwanted(self, taking: asyncio.Future[BridgedConnection]) -> None:
+        """The request that asked for this connection went away while a thread waited for it."""
+        if not taking.cancelled() and taking.exception() is None:
+            self._pool.putconn(taking.result())
 
     def _events_committed(self) -> None:
         for listener in self._commit_listeners:

@@ -417,6 +417,9 @@ def test_reads_ahead_are_planned_once() -> None:
     )
     runs = 20
     with scratch_store(pool_size=1) as store:
+        # One connection: every run prepares and plans on the session read back below (the pool may
+        # otherwise open its one connection beyond the loop's, and share the runs between the two).
+        store._pool.resize(min_size=1, max_size=1)
         for _ in range(runs):
             with store.transaction(queue="game:g") as tx:
                 tx.prefetch(reads)
