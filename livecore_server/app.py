@@ -281,11 +281,13 @@ def _lifetime(
     with the app, in that order, and stop with it in the reverse order."""
 
     async def ctx(app: web.Application) -> AsyncIterator[None]:
-        services = build_services(config, clock, rng, served, storage=storage)
+        # What starts and stops the services writes synchronously: on a thread, so that the loop goes on
+        # (another app's paused transactions on this loop may hold what those writes wait for).
+        services = await asyncio.to_thread(build_services, config, clock, rng, served, storage=storage)
         stop_tally = statement_tally.start(services.store, config.statement_tally)
         mark = ServingMark(services.store, services.keys)
         try:
-            mark.put()
+            await asyncio.to_thread(mark.put)
             app[SERVICES] = services
             services.store.start()
             dispatcher = Dispatcher(services, timeout=config.webhook_timeout)
@@ -324,8 +326,8 @@ def _lifetime(
         finally:
             stop_tally()
             with contextlib.suppress(Exception):  # else it counts until its lease runs out
-                mark.remove()
-            services.close()
+                await asyncio.to_thread(mark.remove)
+            await asyncio.to_thread(services.close)
 
     return ctx
 

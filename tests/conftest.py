@@ -311,9 +311,10 @@ async def start_world(
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
-    applied = apply_test_manifest(services, manifest_extra)
+    # Writes on a thread of their own: a synchronous write may not wait on the loop's thread.
+    applied = await asyncio.to_thread(apply_test_manifest, services, manifest_extra)
     if every_event:
-        keep_every_event_of(services)
+        await asyncio.to_thread(keep_every_event_of, services)
     game = applied["games"]["space-race"]
     other = applied["games"]["other-game"]
     return World(

@@ -52,7 +52,14 @@ from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
 from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.history import to_run
-from livecore_server.storage.postgres_bridge import BridgedConnection, await_only, bridged, pause, run_bridged
+from livecore_server.storage.postgres_bridge import (
+    BridgedConnection,
+    await_only,
+    bridged,
+    pause,
+    refuse_on_the_loop,
+    run_bridged,
+)
 from livecore_server.storage.postgres_prefetch import load
 from livecore_server.storage.postgres_transaction import (
     BOARDS_CHANNEL,
@@ -277,9 +284,9 @@ class PostgresStore:
         self._pool = ConnectionPool(
             dsn,
             min_size=1,
-            # One more than the loop runs at once: a synchronous run on the loop's own thread (the
-            # buffers' last flush, a test's look at the rows) always finds one, instead of waiting for a
-            # connection that only the loop it holds up could give back.
+            # One more than the loop runs at once: a synchronous read on the loop's own thread (a test's
+            # look at the rows) always finds one, instead of waiting for a connection that only the loop
+            # it holds up could give back.
             max_size=pool_size + 1,
             kwargs={"autocommit": True},
             connection_class=BridgedConnection,
@@ -469,6 +476,8 @@ class PostgresStore:
         their COMMIT and the queue's unlock take no round trip of their own."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        if write or queue is not None:
+            refuse_on_the_loop()
         conn = self._taken()
         # Whether the queue's lock may be held: then it is given back if the transaction does not end
         # with the COMMIT that gives it back. (Should its taking have failed, unlocking a lock not held

@@ -72,6 +72,24 @@ async def run_bridged(fn: Callable[..., T], *args: Any) -> T:
     return result
 
 
+def refuse_on_the_loop() -> None:
+    """Refuse a synchronous write on the thread of a running event loop, outside :func:`run_bridged`.
+    Its waits for PostgreSQL stop the loop, so a transaction paused on it (a request's, the webhook
+    dispatcher's) never resumes; if the write needs a lock that transaction holds, both wait forever.
+    Raising makes that a clear error on the first run instead of a hang on an unlucky one. (A read
+    takes no lock that a write holds: it may run there.)"""
+    if bridged():
+        return
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    raise RuntimeError(
+        "a synchronous PostgreSQL write on the event loop's thread: await the store's run_async"
+        ' instead, or run it on another thread (docs/architecture.md, "On the event loop")'
+    )
+
+
 def pause(seconds: float) -> None:
     """Sleep: on the loop (other requests go on) in a bridged greenlet, else on the calling thread."""
     if bridged():

@@ -152,6 +152,9 @@ class SqliteStore:
         self._board_listeners: list[BoardListener] = []
         self._group: _Group | None = None
         self._reads_waiting = 0
+        # The event loop serving this store and its thread (start, or the first run_async): the one
+        # connection is theirs.
+        self._serving: tuple[asyncio.AbstractEventLoop, int] | None = None
         self._connection_watchers: list[Callable[[sqlite3.Connection], None]] = []
 
     @property
@@ -160,6 +163,7 @@ class SqliteStore:
 
     def close(self) -> None:
         self._closed = True
+        self._serving = None
         self._stop_checkpoints.set()
         if self._checkpointer is not None:
             self._checkpointer.join()
@@ -191,7 +195,10 @@ class SqliteStore:
         watch(self.conn)
 
     def start(self) -> None:
-        """Background work of a serving store: the WAL checkpointer."""
+        """Background work of a serving store: the WAL checkpointer. Called on the loop that serves it,
+        which :meth:`run` hands other threads' transactions to."""
+        with contextlib.suppress(RuntimeError):  # no loop: nothing to hand to
+            self._serving = (asyncio.get_running_loop(), threading.get_ident())
         self.start_checkpointer()
 
     def scrub_journal(self) -> None:
@@ -323,7 +330,13 @@ class SqliteStore:
         queue: str | None = None,
         row_locked: bool = False,
     ) -> T:
-        """``queue`` and ``row_locked`` mean nothing here: SQLite runs one write at a time."""
+        """``queue`` and ``row_locked`` mean nothing here: SQLite runs one write at a time. Called on
+        another thread than the loop serving the store (a test's or a tool's synchronous code, run off the
+        loop as PostgreSQL requires), the transaction is handed to that loop, which owns the connection
+        and may have a commit group open on it; the calling thread waits for the answer."""
+        serving = self._serving
+        if serving is not None and serving[1] != threading.get_ident() and serving[0].is_running():
+            return asyncio.run_coroutine_threadsafe(self.run_async(fn, write=write), serving[0]).result()
         with self.transaction(write=write) as tx:
             return fn(tx)
 
@@ -347,6 +360,8 @@ class SqliteStore:
         reads: Callable[[SqliteTransaction], Reads] | None = None,
         concurrency: Concurrency = Concurrency.QUEUED,  # SQLite runs one write at a time whatever it is
     ) -> T:
+        if self._serving is None:  # used on a loop without start() (a tool's, a test's): the same
+            self._serving = (asyncio.get_running_loop(), threading.get_ident())
         if not write:
             await self.settled()
             return self.run(fn, write=False)

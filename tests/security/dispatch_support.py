@@ -3,6 +3,7 @@ run over them (the pattern of tests/server/test_dispatch_claims.py), for the web
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import attrs
@@ -27,7 +28,7 @@ class Hooked(Hooks):
     def endpoint_id(self, name: str) -> str:
         return str(self.applied["games"]["space-race"]["webhooks"][name]["id"])
 
-    def registered(self, external_id: str) -> str:
+    async def registered(self, external_id: str) -> str:
         """Emit a ``player.registered`` event; its id."""
         s = self.services
         payload = PlayerRegistered(
@@ -36,9 +37,9 @@ class Hooked(Hooks):
             first_seen_at=s.clock.now(),
             context_snapshot={},
         )
-        return str(s.store.run(lambda tx: emit(tx, s.runtime, self.scope, payload)).id)
+        return str((await s.store.run_async(lambda tx: emit(tx, s.runtime, self.scope, payload))).id)
 
-    def raw(self, kind: str, data: dict[str, Any]) -> str:
+    async def raw(self, kind: str, data: dict[str, Any]) -> str:
         """Put an event of ``kind`` with ``data`` straight into the outbox, as the store port takes it."""
         s, scope = self.services, self.scope
         event = DomainEvent(
@@ -50,7 +51,7 @@ class Hooked(Hooks):
             occurred_at=s.clock.now(),
             payload=data,
         )
-        s.store.run(lambda tx: tx.outbox.emit(event))
+        await s.store.run_async(lambda tx: tx.outbox.emit(event))
         return event.id
 
     def deliveries(self, name: str) -> dict[str, Delivery]:
@@ -75,13 +76,16 @@ class Hooked(Hooks):
             await dispatcher.stop()
 
 
-def hooked(
+async def hooked(
     db_url: str, endpoints: dict[str, str], *, apply_private: bool = False, serve_private: bool = False
 ) -> Hooked:
     """Services (no server) with the test manifest and one test-env endpoint per name and URL, taking
     every kind; ``apply_private`` and ``serve_private``: ``--allow-private-webhooks`` given to ``apply``,
     and to the server whose dispatcher sends."""
-    services = make_services(db_url, allow_private_webhooks=serve_private)
+    services = await asyncio.to_thread(make_services, db_url, allow_private_webhooks=serve_private)
     extra = webhook_manifest(**{name: ("test", url, '["*"]') for name, url in endpoints.items()})
     manifest = parse_manifest(TEST_MANIFEST + extra, allow_private_webhooks=apply_private)
-    return Hooked(services, apply_manifest(services.store, services.keys, services.runtime, manifest))
+    return Hooked(
+        services,
+        await asyncio.to_thread(apply_manifest, services.store, services.keys, services.runtime, manifest),
+    )

@@ -5,7 +5,7 @@ out; a fault in signing one is a failed attempt, recorded like any other."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -23,8 +23,8 @@ def nested(depth: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def hooks(db_url: str, receiver: Receiver) -> Iterator[tuple[Hooked, Receiver]]:
-    h = hooked(db_url, {"hook": receiver.url})
+async def hooks(db_url: str, receiver: Receiver) -> AsyncIterator[tuple[Hooked, Receiver]]:
+    h = await hooked(db_url, {"hook": receiver.url})
     try:
         yield h, receiver
     finally:
@@ -35,10 +35,10 @@ async def test_an_event_nested_253_deep_fails_its_delivery_and_the_others_go_out
     hooks: tuple[Hooked, Receiver], caplog: pytest.LogCaptureFixture
 ) -> None:
     h, receiver = hooks
-    before = h.registered("before")
+    before = await h.registered("before")
     # Deep enough to be stored, one level too deep for the envelope around it.
-    poison = h.raw("player.registered", nested(254))
-    after = h.registered("after")
+    poison = await h.raw("player.registered", nested(254))
+    after = await h.registered("after")
     await h.dispatch()
     assert sorted(r.envelope["id"] for r in receiver.received) == sorted([before, after])
     deliveries = h.deliveries("hook")
@@ -50,7 +50,7 @@ async def test_an_event_nested_253_deep_fails_its_delivery_and_the_others_go_out
     assert h.endpoint("hook").consecutive_failures == 0
     assert [r.levelno for r in caplog.records if "cannot be built" in r.getMessage()] == [logging.ERROR]
     # And the dispatcher goes on.
-    later = h.registered("later")
+    later = await h.registered("later")
     await h.dispatch()
     assert h.deliveries("hook")[later].status.value == "delivered"
 
@@ -67,8 +67,8 @@ async def test_a_delivery_whose_signing_raises_is_a_failed_attempt(
         return sign(secret, t, body, **kw)
 
     monkeypatch.setattr(dispatcher, "signature_header", signing)
-    good = h.registered("good")
-    bad = h.registered("unsignable")
+    good = await h.registered("good")
+    bad = await h.registered("unsignable")
     await h.dispatch()
     assert [r.envelope["id"] for r in receiver.received] == [good]
     failed = h.deliveries("hook")[bad]

@@ -6,6 +6,7 @@ PostgreSQL database; ``livecore-server lockouts clear`` lifts a lock-out."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import aiohttp
@@ -100,7 +101,7 @@ async def test_personal_keys_session_cookies_and_sign_in_links_count_alike(world
         )
         assert resp.status == 400 and "Set-Cookie" not in resp.headers
     # Twenty failures: every credential of this address is refused now, the portal's sign-in included.
-    link = issue_login_link(world.services, "gina")
+    link = await asyncio.to_thread(issue_login_link, world.services, "gina")
     resp = await world.client.post(f"/portal/login/{link}", headers={"Origin": origin}, allow_redirects=False)
     assert resp.status == 429 and "Set-Cookie" not in resp.headers and resp.headers["Retry-After"] == "3"
     assert "rate_limited" in await resp.text()
@@ -131,7 +132,7 @@ async def test_the_lockouts_command_lists_and_lifts_a_lock_out(world: World) -> 
     await lock_out(world)
     assert (await ping(world, UNKNOWN))[0] == 429
     db, env = world.services.config.db, world_env(world)
-    listed = run("lockouts", "list", "--db", db, env=env)
+    listed = await asyncio.to_thread(run, "lockouts", "list", "--db", db, env=env)
     assert listed.exit_code == 0, listed.output
     assert listed.stdout.split() == [
         "127.0.0.1",
@@ -139,16 +140,15 @@ async def test_the_lockouts_command_lists_and_lifts_a_lock_out(world: World) -> 
         "last=2026-03-02T12:00:00.000Z",
         "locked_until=2026-03-02T12:00:03.000Z",
     ]
-    cleared = run("lockouts", "clear", "127.0.0.1", "--db", db, env=env)
+    cleared = await asyncio.to_thread(run, "lockouts", "clear", "127.0.0.1", "--db", db, env=env)
     assert (cleared.exit_code, cleared.stdout.strip()) == (0, "cleared"), cleared.output
-    assert run("lockouts", "list", "--db", db, env=env).stdout == ""
+    assert (await asyncio.to_thread(run, "lockouts", "list", "--db", db, env=env)).stdout == ""
     # The running server lets go of its own note of the lock-out when its next token would be due;
     # from then on the address has all twenty again, not the one the minute refilled.
     world.clock.advance(3)
     await lock_out(world)
-    assert run("lockouts", "clear", "192.0.2.1", "--db", db, env=env).stdout.strip() == (
-        "had no failures counted"
-    )
+    cleared = await asyncio.to_thread(run, "lockouts", "clear", "192.0.2.1", "--db", db, env=env)
+    assert cleared.stdout.strip() == "had no failures counted"
 
 
 async def test_the_lockouts_command_counts_failures_against_the_servers_limit(db_url: str) -> None:
@@ -162,10 +162,15 @@ async def test_the_lockouts_command_counts_failures_against_the_servers_limit(db
         db, env = world.services.config.db, world_env(world)
         for given in (["--auth-failures-per-minute", "1000"], []):
             extra = {} if given else {"LIVECORE_AUTH_FAILURES_PER_MINUTE": "1000"}
-            listed = run("lockouts", "list", "--db", db, *given, env={**env, **extra})
+            listed = await asyncio.to_thread(
+                run, "lockouts", "list", "--db", db, *given, env={**env, **extra}
+            )
             assert listed.exit_code == 0, listed.output
             assert listed.stdout.split() == ["127.0.0.1", "failures=2", "last=2026-03-02T12:00:00.000Z"]
-        refused_in_one_line(run("lockouts", "list", "--db", db, env=env), "--auth-failures-per-minute")
+        refused_in_one_line(
+            await asyncio.to_thread(run, "lockouts", "list", "--db", db, env=env),
+            "--auth-failures-per-minute",
+        )
     finally:
         await world.client.close()
 

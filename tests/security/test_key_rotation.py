@@ -6,6 +6,7 @@ the next. The two-process run, with requests flowing, is tests/server/test_key_r
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -94,17 +95,17 @@ async def make_secrets(db: str) -> dict[str, Any]:
             )  # fmt: skip
             assert status == 200, body
             answers[f"credit-{i}"] = body
-        link = issue_login_link(w.services, "olga")
+        link = await asyncio.to_thread(issue_login_link, w.services, "olga")
         one = game["webhooks"]["one"]
         master = load_server_key(db).master  # the environment's, else the SQLite file's key file
         legacy = _seal(AESGCM(_derive(master, Purpose.SECRET.value)), one["secret"].encode(), one["id"])
-        w.services.store.run(
+        await w.services.store.run_async(
             lambda tx: tx.execute(
                 "UPDATE webhook_endpoints SET secret_enc = ? WHERE id = ?", (legacy, one["id"])
             )
         )
         two = game["webhooks"]["two"]
-        _, rotated = rotate_secret(w.services, two["id"], 3600)
+        _, rotated = await asyncio.to_thread(rotate_secret, w.services, two["id"], 3600)
         return {
             "keys": w.keys,
             "player": player,
@@ -164,7 +165,7 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
 
     # Stopped after its first batch of idempotent answers, with both keys in the ring.
     env = use_ring(monkeypatch, NEW, OLD)
-    services = make_services(db_url)
+    services = await asyncio.to_thread(make_services, db_url)
     try:
 
         def stop(column: Any, tally: Any) -> None:
@@ -172,7 +173,14 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
                 raise Stop
 
         with pytest.raises(Stop):
-            rotate(services.store, services.keys, to_millis(services.clock.now()), batch=2, after_batch=stop)
+            await asyncio.to_thread(
+                rotate,
+                services.store,
+                services.keys,
+                to_millis(services.clock.now()),
+                batch=2,
+                after_batch=stop,
+            )
         counts = under(services, NEW)
         assert counts["webhook signing secrets"] == (2, 2)
         assert counts["previous webhook signing secrets"] == (1, 1)
@@ -183,14 +191,14 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
         services.close()
 
     # The command finishes it; run again, it finds nothing to do.
-    result = run("rotate-server-key", "--db", db_url, "--batch", "2", env=env)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db_url, "--batch", "2", env=env)
     assert result.exit_code == 0, result.output
     assert "idempotent answers: 3 re-encrypted, 2 already under key" in result.stdout
     assert "webhook signing secrets: 0 re-encrypted, 2 already" in result.stdout
     assert "previous webhook signing secrets: 0 re-encrypted, 1 already" in result.stdout
     assert "the demo's secrets: 0 re-encrypted, 0 already" in result.stdout
     assert encode_key(NEW) not in result.output and encode_key(OLD) not in result.output
-    result = run("rotate-server-key", "--db", db_url, env=env)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db_url, env=env)
     assert result.exit_code == 0, result.output
     assert "idempotent answers: 0 re-encrypted, 5 already under key" in result.stdout
 
@@ -208,7 +216,9 @@ async def test_rotating_re_encrypts_every_value_and_locks_no_one_out(
         assert await redeem_link(services, made["link"], None) is not None
 
     # A process started with the old key alone is refused: the database is the new key's now.
-    result = run("webhooks", "endpoints", "--db", db_url, env=use_ring(monkeypatch, OLD))
+    result = await asyncio.to_thread(
+        run, "webhooks", "endpoints", "--db", db_url, env=use_ring(monkeypatch, OLD)
+    )
     refused_in_one_line(result, "wrong server key for this database")
 
 
@@ -221,7 +231,7 @@ async def test_with_a_key_file_the_command_writes_the_new_key_into_it(
     key_file = tmp_path / "game.db.key"
     old = key_file.read_bytes()
 
-    result = run("rotate-server-key", "--db", db)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db)
     assert result.exit_code == 0, result.output
     assert f"new server key written to {key_file}" in result.stderr
     ring = load_server_key(db)
@@ -238,12 +248,12 @@ async def test_with_a_key_file_the_command_writes_the_new_key_into_it(
     # A run stopped after the key file was written is finished by the next, under the same key.
     write_key_ring(key_file, os.urandom(32), [ring.master])
     interrupted = load_server_key(db)
-    result = run("rotate-server-key", "--db", db)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db)
     assert result.exit_code == 0, result.output
     assert "new server key" not in result.stderr
     assert load_server_key(db).master == interrupted.master
     # Run again once finished, it rotates once more: the file's earlier key is dropped.
-    result = run("rotate-server-key", "--db", db)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db)
     assert result.exit_code == 0 and "new server key written" in result.stderr
     again = load_server_key(db)
     assert again.previous == (interrupted.master,)
@@ -259,9 +269,9 @@ async def test_a_value_under_a_key_the_ring_lacks_stops_the_rotation_with_one_li
     made = await make_secrets(db)
     stray = ServerKeys(os.urandom(32))
     endpoint_id = next(iter(made["webhooks"]))
-    services = make_services(db)
+    services = await asyncio.to_thread(make_services, db)
     try:
-        services.store.run(
+        await services.store.run_async(
             lambda tx: tx.execute(
                 "UPDATE webhook_endpoints SET secret_enc = ? WHERE id = ?",
                 (stray.encrypt("whsec_lost", context=endpoint_id), endpoint_id),
@@ -271,14 +281,14 @@ async def test_a_value_under_a_key_the_ring_lacks_stops_the_rotation_with_one_li
         services.close()
 
     env = use_ring(monkeypatch, NEW, OLD)
-    result = run("rotate-server-key", "--db", db, env=env)
+    result = await asyncio.to_thread(run, "rotate-server-key", "--db", db, env=env)
     assert result.exit_code == 1
     assert "webhook signing secrets: 1 re-encrypted, 0 already" in result.stdout
     assert result.stderr.strip().splitlines() == [
         "Error: 1 values open under no key of the ring (a key missing from it, or damaged) and were left"
         " as they are: add the missing key to LIVECORE_PREVIOUS_SECRET_KEYS and run the command again"
     ]
-    services = make_services(db)
+    services = await asyncio.to_thread(make_services, db)
     try:
         assert services.store.run(lambda tx: tx.meta.get(ROTATING), write=False) == key_id(NEW).hex()
         assert under(services, NEW)["webhook signing secrets"] == (1, 2)

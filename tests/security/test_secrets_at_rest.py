@@ -10,6 +10,7 @@ both stores; it is sealed under the server key now, and a replay still hands the
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
 import logging
@@ -214,7 +215,7 @@ async def test_no_secret_in_clear_in_any_table_after_a_full_workload(
     await workload.run()
     await world.dispatcher.drain_due()
     assert receiver.kinds(), "the webhook endpoint received the workload's events"
-    workload.secrets |= cli_mints(world, tmp_path, monkeypatch)
+    workload.secrets |= await asyncio.to_thread(cli_mints, world, tmp_path, monkeypatch)
     assert len({s[:3] for s in workload.secrets}) == 3  # ps_, lc_, whs(ec_)
 
     assert secrets_in_clear(world) == {}
@@ -243,11 +244,13 @@ async def test_answers_kept_in_clear_by_an_earlier_version(world: World) -> None
         for key, body in (("r", registered), ("i", named)):
             tx.execute("UPDATE idempotency SET body = ? WHERE key = ?", (orjson.dumps(body), key))
 
-    world.services.store.run(in_clear)
+    await world.services.store.run_async(in_clear)
     migrations = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in migrations if name.endswith("_no_player_secret_in_clear")]
-    world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
-    make_services(world.services.config.db).close()  # migrates again
+    await world.services.store.run_async(
+        lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,))
+    )
+    (await asyncio.to_thread(make_services, world.services.config.db)).close()  # migrates again
 
     assert every_value(world)["idempotency"] != [] and not any(
         registered["data"]["playerSecret"] in value for value in every_value(world)["idempotency"]

@@ -134,9 +134,9 @@ def closing() -> Iterator[list[Hooked]]:
 async def test_a_name_that_resolves_to_a_refused_address_gets_no_connection(
     db_url: str, closing: list[Hooked], address: str, reason: str
 ) -> None:
-    hooks = hooked(db_url, {"hook": "https://hooks.example.test/in"})
+    hooks = await hooked(db_url, {"hook": "https://hooks.example.test/in"})
     closing.append(hooks)
-    event = hooks.registered("alice")
+    event = await hooks.registered("alice")
     resolver = Mapped({"hooks.example.test": [address]})
     await hooks.dispatch(resolver)
     assert resolver.asked == ["hooks.example.test"]
@@ -152,9 +152,9 @@ async def test_a_literal_private_address_applied_with_the_flag_is_refused_by_a_s
     db_url: str, closing: list[Hooked]
 ) -> None:
     """The check where the connection is made is the guard: the manifest's flag does not carry over."""
-    hooks = hooked(db_url, {"hook": "https://10.0.0.1/in"}, apply_private=True)
+    hooks = await hooked(db_url, {"hook": "https://10.0.0.1/in"}, apply_private=True)
     closing.append(hooks)
-    event = hooks.registered("alice")
+    event = await hooks.registered("alice")
     await hooks.dispatch()
     delivery = hooks.deliveries("hook")[event]
     assert delivery.last_error is not None and "10.0.0.1 is a private address" in delivery.last_error
@@ -165,9 +165,9 @@ async def test_a_rebound_name_reaches_only_its_allowed_addresses(
 ) -> None:
     """A name that resolves to a metadata address and to the receiver's: only the receiver is reached."""
     port = receiver.url.split(":")[2].split("/")[0]
-    hooks = hooked(db_url, {"hook": f"http://localhost:{port}/hooks"})
+    hooks = await hooked(db_url, {"hook": f"http://localhost:{port}/hooks"})
     closing.append(hooks)
-    event = hooks.registered("alice")
+    event = await hooks.registered("alice")
     await hooks.dispatch(Mapped({"localhost": ["169.254.169.254", "127.0.0.1"]}))
     assert [r.envelope["id"] for r in receiver.received] == [event]
     assert hooks.deliveries("hook")[event].status.value == "delivered"

@@ -3,6 +3,7 @@ and calls to the admin API with either; a second studio; what a refused call mus
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import attrs
@@ -62,7 +63,7 @@ class Operator:
 
 async def sign_in(world: World, member: str, studio: str = "acme") -> Operator:
     """A session of ``member`` (its key in the studio's manifest), as a sign-in link would start it."""
-    token = issue_login_link(world.services, member, studio)
+    token = await asyncio.to_thread(issue_login_link, world.services, member, studio)
     session = await redeem_link(world.services, token, "127.0.0.1")
     assert session is not None
     status, body, _ = await world.call(
@@ -112,20 +113,22 @@ def refused(answer: tuple[int, Any, Any], status: int, code: str) -> dict[str, A
     return error
 
 
-def second_studio(world: World) -> dict[str, Any]:
+async def second_studio(world: World) -> dict[str, Any]:
     """Apply :data:`BETA_MANIFEST` beside the test manifest: studio ``beta``, game ``rocket``, member
     ``bob`` (an owner). Returns what ``apply`` answered."""
     services = world.services
-    return apply_manifest(services.store, services.keys, services.runtime, parse_manifest(BETA_MANIFEST))
+    beta = parse_manifest(BETA_MANIFEST)
+    return await asyncio.to_thread(apply_manifest, services.store, services.keys, services.runtime, beta)
 
 
-def remove_member(world: World, member: str, extra: str = "") -> None:
+async def remove_member(world: World, member: str, extra: str = "") -> None:
     """Re-apply the test manifest (with ``extra``) without ``member``, as a studio would."""
     role = MEMBERS[member]
     stanza = f'[members.{member}]\nemail = "{member}@acme.test"\nrole = "{role}"\n'
     assert stanza in TEST_MANIFEST
     services = world.services
-    apply_manifest(
+    await asyncio.to_thread(
+        apply_manifest,
         services.store,
         services.keys,
         services.runtime,
@@ -134,12 +137,13 @@ def remove_member(world: World, member: str, extra: str = "") -> None:
     services.store.clear_caches()
 
 
-def change_role(world: World, member: str, role: str, extra: str = "") -> None:
+async def change_role(world: World, member: str, role: str, extra: str = "") -> None:
     """Re-apply the test manifest (with ``extra``) with ``member`` in another role."""
     old = f'[members.{member}]\nemail = "{member}@acme.test"\nrole = "{MEMBERS[member]}"\n'
     new = f'[members.{member}]\nemail = "{member}@acme.test"\nrole = "{role}"\n'
     services = world.services
-    apply_manifest(
+    await asyncio.to_thread(
+        apply_manifest,
         services.store,
         services.keys,
         services.runtime,

@@ -14,6 +14,7 @@ The manifest below is added to the shared test manifest (``tests/conftest.py``):
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -117,9 +118,9 @@ async def start_gift_world(db_url: str) -> World:
     return await start_world(db_url, manifest_extra=gift_manifest())
 
 
-def disable_lapsed(world: World) -> None:
+async def disable_lapsed(world: World) -> None:
     """Re-apply the manifest with the ``lapsed`` game's gifting switched off (as ``apply`` would)."""
-    apply_test_manifest(world.services, gift_manifest(lapsed_enabled=False))
+    await asyncio.to_thread(apply_test_manifest, world.services, gift_manifest(lapsed_enabled=False))
     world.services.store.clear_caches()
 
 
@@ -268,10 +269,10 @@ class Game:
         assert player is not None
         return str(player.id)
 
-    def ban(self, who: str) -> None:
+    async def ban(self, who: str) -> None:
         """Ban a player in the store (the server ban route is not part of this feature's tests)."""
         now = self.world.clock.now()
-        self.world.services.store.run(
+        await self.world.services.store.run_async(
             lambda tx: tx.players.update(ban(tx.players.get(self.id, who), "test", now)[0])
         )
 

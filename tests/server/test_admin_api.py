@@ -248,7 +248,7 @@ async def test_a_personal_key_writes_without_a_csrf_token(world: World) -> None:
 
 
 async def test_another_studios_paths_answer_403_permission_denied_and_change_nothing(world: World) -> None:
-    beta = second_studio(world)
+    beta = await second_studio(world)
     beta_id, rocket_id = beta["studio"]["id"], beta["games"]["rocket"]["id"]
     olga = await sign_in(world, "olga")
     olga_key = await personal_key(world, "olga")
@@ -579,7 +579,7 @@ async def test_a_key_with_a_lower_role_may_do_only_what_that_role_allows(world: 
 async def test_a_key_follows_its_members_current_role(world: World) -> None:
     await world.register("ann", key="test-client")
     key = await personal_key(world, "gina")
-    change_role(world, "gina", "VIEWER")
+    await change_role(world, "gina", "VIEWER")
     refused(
         await admin(world, "POST", f"{GAME}/players/ann/ban?env=test", key, json={"reason": "x"}),
         403,
@@ -626,7 +626,7 @@ async def test_a_key_lives_its_days_to_the_second(world: World, days: int) -> No
 async def test_a_removed_members_key_and_session_stop_working(world: World) -> None:
     key = await personal_key(world, "vic")
     session = await sign_in(world, "vic")
-    remove_member(world, "vic")
+    await remove_member(world, "vic")
     refused(await admin(world, "GET", "/admin/v1/me", key), 401, "invalid_api_key")
     refused(await admin(world, "GET", "/admin/v1/me", session), 401, "invalid_api_key")
     olga = await sign_in(world, "olga")

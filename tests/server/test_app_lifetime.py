@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import attrs
@@ -39,10 +40,10 @@ async def test_a_sample_wakes_the_running_dispatcher(db_url: str) -> None:
     try:
         services = app[SERVICES]
         hook = webhook_manifest(hook=("test", "http://127.0.0.1:9/h", '["*"]'))
-        hooks = apply_test_manifest(services, hook)
+        hooks = await asyncio.to_thread(apply_test_manifest, services, hook)
         dispatcher = app[DISPATCHER]
         dispatcher._wake.clear()
-        send_sample(services, hooks["games"]["space-race"]["webhooks"]["hook"]["id"])
+        await asyncio.to_thread(send_sample, services, hooks["games"]["space-race"]["webhooks"]["hook"]["id"])
         assert dispatcher._wake.is_set()
     finally:
         await runner.cleanup()

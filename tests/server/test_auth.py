@@ -3,6 +3,8 @@ SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.conftest import World
@@ -118,7 +120,11 @@ async def test_a_rotated_key_works_for_60_days_of_service_time_then_stops(world:
     old = world.keys["test-server"]
     assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200  # cached before the rotation
     game_id = world.applied["games"]["space-race"]["id"]
-    new = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")["secret"]
+    new = (
+        await asyncio.to_thread(
+            rotate_key, world.services.store, world.services.runtime, game_id, "test-server"
+        )
+    )["secret"]
     world.services.key_cache.clear()
     assert (await world.call("GET", "/server/v1/ping", key=old))[0] == 200
     assert (await world.call("GET", "/server/v1/ping", key=new))[0] == 200
@@ -134,8 +140,12 @@ async def test_a_second_rotation_mints_from_the_successor(world: World) -> None:
     from livecore_server.operators.apply import rotate_key
 
     game_id = world.applied["games"]["space-race"]["id"]
-    first = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")
-    second = rotate_key(world.services.store, world.services.runtime, game_id, "test-server")
+    first = await asyncio.to_thread(
+        rotate_key, world.services.store, world.services.runtime, game_id, "test-server"
+    )
+    second = await asyncio.to_thread(
+        rotate_key, world.services.store, world.services.runtime, game_id, "test-server"
+    )
     assert len({world.keys["test-server"], first["secret"], second["secret"]}) == 3
     world.services.key_cache.clear()
     for key in (world.keys["test-server"], first["secret"], second["secret"]):
@@ -144,7 +154,7 @@ async def test_a_second_rotation_mints_from_the_successor(world: World) -> None:
 
 async def test_key_usage_records_time_operation_and_sdk(world: World) -> None:
     await world.call("GET", "/server/v1/ping", headers={"X-Svc-SDK": "acme-backend/2.1"})
-    world.services.usage.flush(world.services.store)
+    await asyncio.to_thread(world.services.usage.flush, world.services.store)
     (row,) = world.rows(
         "SELECT last_used_at, last_operation, last_sdk FROM api_keys WHERE name = 'test-server'"
         " AND game_id = ?",

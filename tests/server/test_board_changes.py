@@ -129,7 +129,7 @@ async def test_sqlite_tells_a_commit_groups_changes_after_its_commit_without_its
     with sqlite_store() as store:
         heard: list[Change] = []
         store.on_board_changed(lambda *change: heard.append(change))
-        store.run(credited(rt, "alice", "bob", "carol"))
+        await store.run_async(credited(rt, "alice", "bob", "carol"))
         writes = [
             asyncio.ensure_future(store.run_async(scored(rt, "alice", 30))),
             asyncio.ensure_future(store.run_async(scored(rt, "bob", 40, fail=True))),

@@ -22,7 +22,7 @@ COINS = {"type": "currency", "key": "coins", "amount": 25}
 @pytest.fixture
 async def econ(db_url: str) -> AsyncIterator[Econ]:
     e = await start_econ(db_url)
-    apply_test_manifest(e.world.services, BAZAAR + CRATES)
+    await asyncio.to_thread(apply_test_manifest, e.world.services, BAZAAR + CRATES)
     e.world.services.store.clear_caches()
     try:
         yield e
@@ -226,7 +226,7 @@ async def test_a_banned_player_cannot_open_a_crate(econ: Econ) -> None:
     secret = await econ.register("ann")
     grant_id = await crate_for(econ, "ann")
     now = econ.world.clock.now()
-    econ.world.services.store.run(
+    await econ.world.services.store.run_async(
         lambda tx: tx.players.update(ban(tx.players.get(econ.game_id, "ann"), "test", now)[0])
     )
     assert await _refused_open(econ, "ann", secret, grant_id) == (403, "player_banned")
@@ -237,14 +237,16 @@ async def test_a_crate_removed_from_the_manifest_is_resource_not_found_until_it_
     secret = await econ.register("ann")
     _, body, _ = await send(econ, "ann", "p1", {"type": "crate", "key": "pouch", "amount": 1})
     grant_id = body["data"]["grant"]["grantId"]
-    apply_test_manifest(econ.world.services, BAZAAR + CRATES.split("[games.bazaar.crates.pouch]")[0])
+    await asyncio.to_thread(
+        apply_test_manifest, econ.world.services, BAZAAR + CRATES.split("[games.bazaar.crates.pouch]")[0]
+    )
     econ.world.services.store.clear_caches()  # what a running server sees within its settings cache's TTL
     before = footprint(econ)
     status, body, _ = await open_crate(econ, "ann", secret, grant_id)
     assert (status, body["error"]["code"]) == (404, "resource_not_found")
     assert body["error"]["details"] == {"crateKey": "pouch"}
     assert footprint(econ) == before
-    apply_test_manifest(econ.world.services, BAZAAR + CRATES)
+    await asyncio.to_thread(apply_test_manifest, econ.world.services, BAZAAR + CRATES)
     econ.world.services.store.clear_caches()
     status, _, _ = await open_crate(econ, "ann", secret, grant_id)
     assert status == 200

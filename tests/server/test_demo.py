@@ -9,6 +9,7 @@ just opened, and the weekly league's week began at 00:00. ``alice`` is the playe
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -73,8 +74,10 @@ async def demo(db_url: str) -> AsyncIterator[Demo]:
     client = TestClient(TestServer(app))
     await client.start_server()
     services = app[SERVICES]
-    applied, secret = apply_demo(services)
-    keep_every_event_of(services)  # the tests read what the demo's writes emit from the outbox
+    applied, secret = await asyncio.to_thread(apply_demo, services)
+    await asyncio.to_thread(
+        keep_every_event_of, services
+    )  # the tests read what the demo's writes emit from the outbox
     world = World(services=services, client=client, keys={}, other_keys={}, applied=applied)
     game = Demo(world, "space-race", client_key="demo-client", server_key="demo-server")
     assert secret is not None

@@ -252,10 +252,11 @@ async def test_sqlite_dispatcher_start_releases_claims(tmp_path: Any) -> None:
     """A SQLite server is the only process: claims left by its previous run (it died mid-attempt) are
     released when it starts, and the deliveries go out at once."""
     receivers = [await Receiver().start() for _ in range(2)]
-    hooks = _hooks(str(tmp_path / "w.db"), urls=(receivers[0].url, receivers[1].url))
-    hooks.emit(2)
-    assert hooks.fan_out() == 4
-    assert len(claim(hooks.services, _wall_ms(), FAR)) == 4  # the previous run's claims
+    hooks = await asyncio.to_thread(_hooks, str(tmp_path / "w.db"), urls=(receivers[0].url, receivers[1].url))
+    await asyncio.to_thread(hooks.emit, 2)
+    assert await asyncio.to_thread(hooks.fan_out) == 4
+    claimed = await asyncio.to_thread(claim, hooks.services, _wall_ms(), FAR)
+    assert len(claimed) == 4  # the previous run's claims
     client = TestClient(TestServer(make_app(str(tmp_path / "w.db"))))
     await client.start_server()
     try:
@@ -273,10 +274,11 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
     """On PostgreSQL another process may be attempting a claimed delivery: a starting dispatcher leaves
     the claim alone and sends the delivery only once the claim has run out."""
     receivers = [await Receiver().start() for _ in range(2)]
-    hooks = _hooks(pg_url, urls=(receivers[0].url, receivers[1].url))
-    hooks.emit(1)
-    assert hooks.fan_out() == 2
-    assert len(claim(hooks.services, _wall_ms(), FAR)) == 2  # "another process" holds both
+    hooks = await asyncio.to_thread(_hooks, pg_url, urls=(receivers[0].url, receivers[1].url))
+    await asyncio.to_thread(hooks.emit, 1)
+    assert await asyncio.to_thread(hooks.fan_out) == 2
+    claimed = await asyncio.to_thread(claim, hooks.services, _wall_ms(), FAR)
+    assert len(claimed) == 2  # "another process" holds both
     client = TestClient(TestServer(make_app(pg_url, seed=2)))
     await client.start_server()
     starting: Dispatcher = client.app[DISPATCHER]
@@ -286,7 +288,9 @@ async def test_postgres_dispatcher_start_keeps_other_processes_claims(pg_url: st
         await starting.drain_due()
         assert receivers[0].received == [] and receivers[1].received == []
         # The other process died: its claims run out (moved into the past here), and this one sends.
-        hooks.services.store.run(lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1"))
+        await hooks.services.store.run_async(
+            lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1")
+        )
         await starting.drain_due()
         assert len(receivers[0].received) == 1 and len(receivers[1].received) == 1
         rows = hooks.services.store.run(
@@ -309,12 +313,12 @@ async def test_a_delivery_re_sent_after_its_process_died_carries_the_next_delive
     claim has run out another process sends the delivery again: with the same event id and
     ``deliveryAttempt`` 2, so the receiver can tell the re-send from the first send."""
     receivers = [await Receiver(gate=asyncio.Event()).start() for _ in range(2)]
-    hooks = _hooks(db_url, urls=(receivers[0].url, receivers[1].url))
+    hooks = await asyncio.to_thread(_hooks, db_url, urls=(receivers[0].url, receivers[1].url))
     dying = Dispatcher(hooks.services)
     taking_over = Dispatcher(hooks.services)
     try:
         await dying.start()
-        hooks.emit(1)
+        await asyncio.to_thread(hooks.emit, 1)
         for r in receivers:
             await r.wait_for(1)  # the first attempts hang at the receivers
         # The process dies: its tasks end, nothing is recorded and its claims stay.
@@ -328,7 +332,9 @@ async def test_a_delivery_re_sent_after_its_process_died_carries_the_next_delive
             assert r.gate is not None
             r.gate.set()
         # Its claims run out (moved into the past here), and another process sends the deliveries.
-        hooks.services.store.run(lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1"))
+        await hooks.services.store.run_async(
+            lambda tx: tx.execute("UPDATE webhook_deliveries SET claimed_until = 1")
+        )
         await taking_over.start()
         await taking_over.drain_due()
         for r in receivers:
@@ -358,7 +364,7 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
     passes of one dispatcher take turns, each fanning out and claiming before the next begins. Else two
     passes would count the same attempts in flight and start up to twice ``PER_ENDPOINT`` per endpoint."""
     receivers = [await Receiver().start() for _ in range(2)]
-    hooks = _hooks(db_url, urls=(receivers[0].url, receivers[1].url))
+    hooks = await asyncio.to_thread(_hooks, db_url, urls=(receivers[0].url, receivers[1].url))
     passes = {"open": 0, "most": 0}  # passes between the start of their fan-out and the end of their claim
     attempts: dict[str, int] = Counter()
     most_attempts = 0
@@ -389,7 +395,9 @@ async def test_one_process_runs_one_dispatch_pass_at_a_time(
     monkeypatch.setattr(Dispatcher, "_attempt", counted_attempt)
     dispatcher = Dispatcher(hooks.services)
     try:
-        hooks.emit(12)  # 12 deliveries to each endpoint: several passes of PER_ENDPOINT each
+        await asyncio.to_thread(
+            hooks.emit, 12
+        )  # 12 deliveries to each endpoint: several passes of PER_ENDPOINT each
         await dispatcher.start()  # its background loop makes a pass at once
         await asyncio.gather(
             dispatcher.drain_due(), dispatcher.drain_due(), dispatcher.run_once(), dispatcher.run_once()
@@ -411,7 +419,7 @@ async def test_a_stream_of_wake_ups_costs_one_pass_per_pass_gap_not_one_per_comm
 ) -> None:
     """Every commit with events wakes the dispatcher; under a steady stream the background loop still
     makes at most one pass per PASS_GAP, each taking everything committed meanwhile."""
-    hooks = _hooks(db_url)
+    hooks = await asyncio.to_thread(_hooks, db_url)
     passes = [0]
     fan_out = SqlWebhooks.fan_out
 
@@ -448,12 +456,12 @@ class TwoServers:
 @pytest.fixture
 async def two_servers(pg_url: str) -> AsyncIterator[TwoServers]:
     receivers = {"all": await Receiver().start(), "players": await Receiver().start()}
-    seeding = make_services(pg_url)
+    seeding = await asyncio.to_thread(make_services, pg_url)
     extra = webhook_manifest(
         all=("test", receivers["all"].url, '["*"]'),
         players=("test", receivers["players"].url, '["player.registered"]'),
     )
-    applied = apply_test_manifest(seeding, extra)
+    applied = await asyncio.to_thread(apply_test_manifest, seeding, extra)
     seeding.close()
     clients = [TestClient(TestServer(make_app(pg_url, manual=False, seed=seed))) for seed in (1, 2)]
     try:
@@ -530,7 +538,7 @@ async def test_dispatcher_stop_returns_when_a_wake_up_coincides(tmp_path: Any) -
     on Python 3.11 a cancellation that arrives once the event is set but before ``wait_for`` has
     resumed is swallowed (``wait_for`` returns the result instead), the loop goes on, and ``stop()``,
     which awaits it, never returns."""
-    services = make_services(str(tmp_path / "stop.db"))
+    services = await asyncio.to_thread(make_services, str(tmp_path / "stop.db"))
     dispatcher = Dispatcher(services)
     await dispatcher.start()
     stopping: asyncio.Future[None] | None = None

@@ -167,7 +167,7 @@ async def test_studio_managed_game_refuses_client_spend_and_fires_no_balance_web
 async def test_banned_player_cannot_spend_but_can_read(econ: Econ) -> None:
     secret = await econ.register("ann")
     await credit(econ, "ann", 5, "c1")
-    econ.world.services.store.run(
+    await econ.world.services.store.run_async(
         lambda tx: tx.players.update(ban(tx.players.get(econ.game_id, "ann"), "x", START)[0])
     )
     status, body, _ = await econ.sdk("POST", "/players/ann/wallet/coins/debit", secret, {"amount": 1})

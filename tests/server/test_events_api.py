@@ -189,7 +189,7 @@ async def test_start_refuses_in_order_banned_unknown_event_not_open_in_progress_
     assert (status, error(body)) == (409, "max_attempts_reached")
 
     # 403 player_banned before anything else, even an unknown event.
-    g.ban("bob")
+    await g.ban("bob")
     for event in ("sprint", "marathon"):
         status, body, _ = await g.start("bob", event)
         assert (status, error(body)) == (403, "player_banned")

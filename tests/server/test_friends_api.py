@@ -3,6 +3,7 @@ docs/reference/friends-and-presence.md#requests-and-friendships."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -323,7 +324,9 @@ async def test_another_players_secret_cannot_act(world: World, trio: dict[str, s
 
 async def test_banned_player_cannot_write_but_can_read(world: World, trio: dict[str, str]) -> None:
     game_id = world.applied["games"]["space-race"]["id"]
-    world.services.store.run(lambda tx: tx.players.update(ban(tx.players.get(game_id, "ann"), "x", START)[0]))
+    await world.services.store.run_async(
+        lambda tx: tx.players.update(ban(tx.players.get(game_id, "ann"), "x", START)[0])
+    )
     status, body, _ = await sdk(
         world, "POST", "/players/ann/friends/requests", trio["ann"], {"externalPlayerId": "bob"}
     )
@@ -403,7 +406,7 @@ async def test_closing_the_server_flushes_presence(quiet_world: World, quiet_tri
     world.clock.advance(5)
     await sdk(world, "POST", "/players/bob/presence", trio["bob"], {"status": "bye"})
     assert _row(world, "bob")[1] is None  # held in memory until now
-    world.services.close()  # what the app's cleanup does on SIGTERM
+    await asyncio.to_thread(world.services.close)  # what the app's cleanup does on SIGTERM
     # The world's store is closed: read what it left behind through a store of its own.
     store = open_store(world.services.config.db, areas=storage())
     try:

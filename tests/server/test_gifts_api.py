@@ -344,7 +344,7 @@ async def test_gift_insufficient_balance_is_409(gala: Game) -> None:
 
 
 async def test_banned_sender_is_403_player_banned(sr: Game) -> None:
-    sr.ban("ann")
+    await sr.ban("ann")
     await refused_without_trace(sr, lambda: sr.send("ann", "bob"), 403, "player_banned")
     await refused_without_trace(sr, lambda: sr.send("ann", "bob", idempotencyKey="k"), 403, "player_banned")
 
@@ -434,7 +434,7 @@ async def test_order_gift_amount_invalid_before_gift_insufficient_balance(gala: 
 
 
 async def test_order_player_banned_before_every_gift_rule(sr: Game) -> None:
-    sr.ban("ann")
+    await sr.ban("ann")
     await refused_without_trace(
         sr, lambda: sr.send("ann", "dan", resource="gems", amount=0), 403, "player_banned"
     )
@@ -729,7 +729,7 @@ async def test_server_ack_of_the_gift_grant_claims_the_gift(sr: Game) -> None:
 
 async def test_banned_recipient_cannot_claim(sr: Game) -> None:
     gift = await sr.sent_gift("ann", "bob")
-    sr.ban("bob")
+    await sr.ban("bob")
     assert error(await sr.claim("bob", gift["giftId"])) == (403, "player_banned")
     assert error(await sr.claim_grant("bob", gift["grantId"])) == (403, "player_banned")
 
@@ -910,7 +910,7 @@ async def test_catalog_of_a_game_that_disabled_gifting(g: dict[str, Game]) -> No
     await lapsed.befriend("ann", "bob")
     await lapsed.sent_gift("ann", "bob")
     assert (await lapsed.catalog("ann"))["enabled"] is True
-    disable_lapsed(lapsed.world)
+    await disable_lapsed(lapsed.world)
     catalog = await lapsed.catalog("ann")
     assert catalog["enabled"] is False and catalog["resources"] == []
     lapsed.world.clock.advance(DAY)
@@ -1015,7 +1015,7 @@ async def test_server_gift_history_still_answers_after_gifting_is_disabled(g: di
     await lapsed.register("ann", "bob")
     await lapsed.befriend("ann", "bob")
     gift = await lapsed.sent_gift("ann", "bob", amount=5)
-    disable_lapsed(lapsed.world)
+    await disable_lapsed(lapsed.world)
     await refused_without_trace(lapsed, lambda: lapsed.send("bob", "ann"), 403, "gifting_disabled")
     status, body, _ = await lapsed.history("bob")
     assert status == 200

@@ -194,7 +194,7 @@ async def test_ack_of_an_unknown_player_or_grant_is_404(econ: Econ) -> None:
 async def test_banned_player_cannot_claim(econ: Econ) -> None:
     secret = await econ.register("ann")
     _, body, _ = await create(econ, "ann", "g1")
-    econ.world.services.store.run(
+    await econ.world.services.store.run_async(
         lambda tx: tx.players.update(ban(tx.players.get(econ.game_id, "ann"), "x", START)[0])
     )
     status, body, _ = await econ.sdk(

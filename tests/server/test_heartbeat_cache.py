@@ -164,13 +164,13 @@ async def test_a_ban_made_by_another_process_reaches_heartbeats_through_its_noti
     if not db_url.startswith("postgresql://"):
         pytest.skip("one SQLite database is served by one process")
     here = await start_world(db_url, player_cache_watched_ttl=3600.0)
-    there = make_services(db_url)
+    there = await asyncio.to_thread(make_services, db_url)
     try:
         await _watched(here)
         secret = await here.register("alice")
         assert (await _beat(here, "alice", secret))[0] == 200  # cached here now
         assert (await _beat(here, "alice", secret))[0] == 200
-        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await asyncio.to_thread(_ban_in, there, here.applied["games"]["space-race"]["id"], "alice")
         await _beat_until(here, "alice", secret, 403)
     finally:
         there.close()
@@ -185,7 +185,7 @@ async def test_without_notifications_a_ban_made_by_another_process_reaches_heart
     if not db_url.startswith("postgresql://"):
         pytest.skip("one SQLite database is served by one process")
     here = await start_world(db_url, player_cache_ttl=1.0, player_cache_watched_ttl=3600.0)
-    there = make_services(db_url)
+    there = await asyncio.to_thread(make_services, db_url)
     store: Any = here.services.store
     clock = FakeClock()
     here.services.players._clock = clock  # the cache's time passes when the test says, not while it waits
@@ -197,10 +197,10 @@ async def test_without_notifications_a_ban_made_by_another_process_reaches_heart
         # Keep it from listening again for now: every new connection of this role is refused.
         store.dsn += "&" if "?" in store.dsn else "?"
         store.dsn += "user=livecore_no_such_role"
-        there.store.run(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
+        await there.store.run_async(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
         await _watched(here, expected=False)
         assert (await _beat(here, "alice", secret))[0] == 200  # read again and cached, for 1 s
-        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await asyncio.to_thread(_ban_in, there, here.applied["games"]["space-race"]["id"], "alice")
         clock.now += 1.0  # the TTL, not the hour of a watched cache
         assert (await _beat(here, "alice", secret))[0] == 403
     finally:
@@ -212,18 +212,18 @@ async def test_the_notification_connection_listens_again_after_it_is_lost(db_url
     if not db_url.startswith("postgresql://"):
         pytest.skip("SQLite needs no notifications")
     here = await start_world(db_url, player_cache_watched_ttl=3600.0)
-    there = make_services(db_url)
+    there = await asyncio.to_thread(make_services, db_url)
     store: Any = here.services.store
     try:
         await _watched(here)
         pid = store.watch_backend_pid
-        there.store.run(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
+        await there.store.run_async(lambda tx: tx.execute("SELECT pg_terminate_backend(?)", (pid,)))
         await _watched(here, expected=False)
         await _watched(here)
         assert store.watch_backend_pid != pid
         secret = await here.register("alice")
         assert (await _beat(here, "alice", secret))[0] == 200
-        _ban_in(there, here.applied["games"]["space-race"]["id"], "alice")
+        await asyncio.to_thread(_ban_in, there, here.applied["games"]["space-race"]["id"], "alice")
         await _beat_until(here, "alice", secret, 403)  # heard again
     finally:
         there.close()
@@ -252,10 +252,10 @@ async def test_a_player_write_that_rolls_back_sends_no_notification(db_url: str)
             raise RuntimeError("rolled back")
 
         with pytest.raises(RuntimeError):
-            store.run(banned_then_failed)
-        _ban_in(here.services, game_id, "alice")
+            await store.run_async(banned_then_failed)
+        await asyncio.to_thread(_ban_in, here.services, game_id, "alice")
         await until(lambda: heard, "the ban's notification")
-        player = store.run(lambda tx: tx.players.get(game_id, "alice"))
+        player = await store.run_async(lambda tx: tx.players.get(game_id, "alice"))
         assert heard == [player.id]  # the committed ban's, once; none from the rolled-back one
     finally:
         watching.cancel()
@@ -392,7 +392,7 @@ async def test_watching_stops_when_cancelled_even_if_the_cancellation_becomes_an
     (the app waits for it at shutdown) rather than take it for a lost connection and listen again."""
     if not db_url.startswith("postgresql://"):
         pytest.skip("SQLite needs no notifications")
-    services = make_services(db_url)
+    services = await asyncio.to_thread(make_services, db_url)
     store: Any = services.store
     listening = asyncio.Event()
 

@@ -484,7 +484,7 @@ async def test_an_event_attempt_feeds_its_boards_once_when_it_completes_or_expir
 # --- the schedule -------------------------------------------------------------------------------------
 
 
-def end_open_period(g: League, board: str, ends_at: datetime) -> str:
+async def end_open_period(g: League, board: str, ends_at: datetime) -> str:
     """Move the end of the board's open period (test environment) to ``ends_at``; its id."""
 
     def move(tx: Any) -> str:
@@ -493,7 +493,7 @@ def end_open_period(g: League, board: str, ends_at: datetime) -> str:
         tx.leaderboards.update_period(attrs.evolve(period, ends_at=ends_at))
         return str(period.id)
 
-    result: str = g.world.services.store.run(move)
+    result: str = await g.world.services.store.run_async(move)
     return result
 
 
@@ -504,7 +504,7 @@ async def test_with_the_system_clock_a_period_rolls_over_within_about_a_second_o
     try:
         await g.submitted("ann", 5, "daily-best")
         ends_at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=2)
-        period = end_open_period(g, "daily-best", ends_at)
+        period = await end_open_period(g, "daily-best", ends_at)
         [event] = await until(lambda: finalized(g, "daily-best"), "the period to roll over")
         assert event.data["periodId"] == period
         # Within the scheduler's second (and this machine's load) of the period's end.

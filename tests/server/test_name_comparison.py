@@ -91,14 +91,16 @@ async def test_guilds_stored_before_the_fold_get_their_keys_recomputed(clan: Gui
     second = await clan.founded("bob", "Night Owls")
     # As the keys were kept before: casefolded only.
     for guild, key in ((first, "star\u3000pilots"), (second, "night owls")):
-        world.services.store.run(
+        await world.services.store.run_async(
             lambda tx, g=guild, k=key: tx.execute(
                 "UPDATE guilds SET name_key = ? WHERE id = ?", (k, g["guildId"])
             )
         )
     table = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in table if name.endswith("_name_fold")]
-    world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
+    await world.services.store.run_async(
+        lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,))
+    )
     await migrate_again(world.services.config.db)
 
     keys = dict(world.rows("SELECT id, name_key FROM guilds"))
@@ -119,7 +121,7 @@ async def test_the_migration_leaves_two_guilds_that_now_fold_alike_apart(clan: G
     older = await clan.founded("ann", "Star Pilots")
     world.clock.advance(1)  # the older by its founding time, not by the order of two ids of one instant
     younger = await clan.founded("bob", "Star Pilotz")
-    world.services.store.run(
+    await world.services.store.run_async(
         lambda tx: tx.execute(
             "UPDATE guilds SET name = ?, name_key = ? WHERE id = ?",
             ("Star\u00a0Pilots", "star\u00a0pilots", younger["guildId"]),
@@ -127,7 +129,9 @@ async def test_the_migration_leaves_two_guilds_that_now_fold_alike_apart(clan: G
     )
     table = storage().history.postgres if world.on_postgres else storage().history.sqlite
     (name,) = [name for name, _ in table if name.endswith("_name_fold")]
-    world.services.store.run(lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,)))
+    await world.services.store.run_async(
+        lambda tx: tx.execute("DELETE FROM _migrations WHERE name = ?", (name,))
+    )
     await migrate_again(world.services.config.db)
 
     keys = dict(world.rows("SELECT id, name_key FROM guilds"))

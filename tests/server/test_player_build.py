@@ -6,6 +6,7 @@ with whether the key is built in or declared by the game's manifest."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -158,7 +159,9 @@ async def test_a_platform_key_the_manifest_declares_is_registered(world: World) 
     assert shown(await profile(world, "ann"))[:2] == ("switch", False)
     declared = TEST_MANIFEST.replace('name = "Space Race"', 'name = "Space Race"\nplatforms = ["switch"]')
     services = world.services
-    apply_manifest(services.store, services.keys, services.runtime, parse_manifest(declared))
+    await asyncio.to_thread(
+        apply_manifest, services.store, services.keys, services.runtime, parse_manifest(declared)
+    )
     services.store.clear_caches()
     # Told at read time: the key recorded before the declaration is registered now.
     assert shown(await profile(world, "ann"))[:2] == ("switch", True)
@@ -301,7 +304,7 @@ async def test_a_build_written_by_another_process_reaches_heartbeats_through_its
     if not db_url.startswith("postgresql://"):
         pytest.skip("SQLite is served by one process")
     here = await start_world(db_url, player_cache_watched_ttl=3600.0, flush_every=3600)
-    there = make_services(db_url)
+    there = await asyncio.to_thread(make_services, db_url)
     try:
         await until(lambda: here.services.players.watched, "the player cache to listen")
         secret = await here.register("ann")
@@ -313,9 +316,9 @@ async def test_a_build_written_by_another_process_reaches_heartbeats_through_its
         scope = Scope(studio_id=here.applied["studio"]["id"], game_id=game_id, env=Environment.TEST)
         assert here.services.players.get(scope, "ann") is not None  # cached, with no build
         # The other process took a request reporting a new build, and flushed it.
-        player = there.store.run(lambda tx: tx.players.get(game_id, "ann"))
+        player = await there.store.run_async(lambda tx: tx.players.get(game_id, "ann"))
         there.presence.reported(player, ClientBuild("android", "2.0.0"))
-        there.presence.flush(there.store)
+        await asyncio.to_thread(there.presence.flush, there.store)
         await until(lambda: here.services.players.get(scope, "ann") is None, "the cached row forgotten")
         status, body, _ = await here.call(
             "POST",

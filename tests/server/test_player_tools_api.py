@@ -133,7 +133,7 @@ async def test_profile_limit_caps_the_grants_list_newest_first_while_the_summary
 
 async def test_profile_default_limit_is_50_grants(arena: Arena) -> None:
     first = await arena.grant("sam")
-    insert_grant_copies(arena, first["grantId"], 60)
+    await insert_grant_copies(arena, first["grantId"], 60)
     data = ok(await arena.profile("sam"))
     assert len(data["grants"]) == 50 and data["grants"][0]["grantId"] == first["grantId"]
     assert data["summary"]["grantsPending"] == 61
@@ -552,9 +552,9 @@ async def test_export_bundles_the_player_row_grants_snapshots_and_memberships(ar
 
 async def test_export_lists_are_capped_at_1000_rows_newest_first(arena: Arena) -> None:
     newest = await arena.grant("sam")
-    insert_grant_copies(arena, newest["grantId"], 1005)
+    await insert_grant_copies(arena, newest["grantId"], 1005)
     purchase = await arena.purchase("sam", "tx-newest")
-    insert_purchase_copies(arena, purchase["purchaseId"], 1005)
+    await insert_purchase_copies(arena, purchase["purchaseId"], 1005)
     data = await arena.exported("sam")
     assert len(data["grants"]) == 1000
     assert data["grants"][0]["grantId"] == newest["grantId"]
@@ -588,9 +588,9 @@ async def test_export_with_a_client_key_is_403(arena: Arena) -> None:
 # --- helpers ----------------------------------------------------------------------------------------
 
 
-def insert_grant_copies(arena: Arena, grant_id: str, count: int) -> None:
+async def insert_grant_copies(arena: Arena, grant_id: str, count: int) -> None:
     """``count`` older copies of a grant, straight into the store (one second apart, older and older)."""
-    arena.world.services.store.run(
+    await arena.world.services.store.run_async(
         lambda tx: tx.executemany(
             "INSERT INTO grants (id, game_id, player_id, external_player_id, kind, status, entries,"
             " source_kind, source_ref_id, metadata, created_at, expires_at, claimed_at, acked_by)"
@@ -601,9 +601,9 @@ def insert_grant_copies(arena: Arena, grant_id: str, count: int) -> None:
     )
 
 
-def insert_purchase_copies(arena: Arena, purchase_id: str, count: int) -> None:
+async def insert_purchase_copies(arena: Arena, purchase_id: str, count: int) -> None:
     """``count`` older copies of a purchase (one second apart, older and older)."""
-    arena.world.services.store.run(
+    await arena.world.services.store.run_async(
         lambda tx: tx.executemany(
             "INSERT INTO purchases (id, game_id, env, player_id, transaction_id, store, product_id,"
             " product_type, amount_minor, currency, normalized_amount_minor, fx_rate, validation_status,"

@@ -163,7 +163,7 @@ async def test_export_carries_the_players_attempts_newest_first(arena: Arena) ->
 async def test_export_attempts_are_capped_at_1000_newest_first(arena: Arena) -> None:
     await arena.register("sam")
     newest = await play(arena, "sam", "sprint", 1)
-    insert_attempt_copies(arena, newest["attemptId"], 1005)
+    await insert_attempt_copies(arena, newest["attemptId"], 1005)
     data = await arena.exported("sam")
     assert len(data["attempts"]) == 1000
     assert data["attempts"][0]["attemptId"] == newest["attemptId"]
@@ -268,7 +268,7 @@ def stored_attempt(arena: Arena, attempt_id: str) -> Attempt:
     return attempt
 
 
-def insert_attempt_copies(arena: Arena, attempt_id: str, count: int) -> None:
+async def insert_attempt_copies(arena: Arena, attempt_id: str, count: int) -> None:
     """``count`` older copies of an attempt, through the attempts port (one second apart, older and
     older)."""
     original = stored_attempt(arena, attempt_id)
@@ -285,4 +285,4 @@ def insert_attempt_copies(arena: Arena, attempt_id: str, count: int) -> None:
                 )
             )
 
-    arena.world.services.store.run(insert)
+    await arena.world.services.store.run_async(insert)

@@ -29,14 +29,14 @@ async def arena(db_url: str) -> AsyncIterator[Arena]:
         await world.client.close()
 
 
-def _seat(arena: Arena, lobby: Lobby, who: str, seconds: int) -> None:
+async def _seat(arena: Arena, lobby: Lobby, who: str, seconds: int) -> None:
     joined = lobby.created_at + timedelta(seconds=seconds)
     seat = Seat(lobby.id, lobby.window_id, arena.player_id(who), joined, SeatSource.MATCHMAKING, who)
 
     def add(tx: object) -> None:
         tx.lobbies.add_seat(seat)  # type: ignore[attr-defined]
 
-    arena.world.services.store.run(add)
+    await arena.world.services.store.run_async(add)
 
 
 async def _lobbies(arena: Arena, **statuses: LobbyStatus) -> dict[str, Lobby]:
@@ -69,14 +69,14 @@ async def _lobbies(arena: Arena, **statuses: LobbyStatus) -> dict[str, Lobby]:
             started_at=None if status is LobbyStatus.FORMING else now,
             promotion_reason=None if status is LobbyStatus.FORMING else PromotionReason.CAPACITY,
         )
-        store.run(lambda tx, lobby=lobby: tx.lobbies.insert(lobby))
+        await store.run_async(lambda tx, lobby=lobby: tx.lobbies.insert(lobby))
         made[name] = lobby
     return made
 
 
-def _count(arena: Arena, lobby: Lobby, n: int) -> None:
+async def _count(arena: Arena, lobby: Lobby, n: int) -> None:
     store = arena.world.services.store
-    store.run(lambda tx: tx.lobbies.update(attrs.evolve(lobby, participant_count=n)))
+    await store.run_async(lambda tx: tx.lobbies.update(attrs.evolve(lobby, participant_count=n)))
 
 
 async def test_profile_and_export_list_the_players_lobbies_newest_first_and_count_the_running_ones(
@@ -84,9 +84,9 @@ async def test_profile_and_export_list_the_players_lobbies_newest_first_and_coun
 ) -> None:
     await arena.register("ann", "sam", "tom")
     made = await _lobbies(arena, closed=LobbyStatus.CLOSED, forming=LobbyStatus.FORMING)
-    _seat(arena, made["closed"], "sam", 0)
-    _seat(arena, made["closed"], "tom", 1)
-    _count(arena, made["closed"], 2)
+    await _seat(arena, made["closed"], "sam", 0)
+    await _seat(arena, made["closed"], "tom", 1)
+    await _count(arena, made["closed"], 2)
     ok(await arena.sdk("PUT", "tom", "/identity", {"name": "Tommy", "avatar": None}))
     data = ok(await arena.profile("sam"))
     assert data["summary"]["lobbiesActive"] == 0  # a closed lobby is not running
@@ -102,7 +102,7 @@ async def test_profile_and_export_list_the_players_lobbies_newest_first_and_coun
 
     # One seat per window: sam's next lobby is on lap's window, and it is running.
     made_lap = await _lobbies_on_lap(arena)
-    _seat(arena, made_lap, "sam", 0)
+    await _seat(arena, made_lap, "sam", 0)
     data = ok(await arena.profile("sam"))
     assert data["summary"]["lobbiesActive"] == 1
     assert [lobby["lobbyId"] for lobby in data["lobbies"]] == [made_lap.id, made["closed"].id]
@@ -122,7 +122,7 @@ async def _lobbies_on_lap(arena: Arena) -> Lobby:
     assert model is not None
     window_id = (await play(arena, "ann", "lap", None))["windowId"]  # the window's row comes with a start
     lobby = attrs.evolve(model, id="lob_00000000000000000000000009", window_id=window_id, event_key="lap")
-    store.run(lambda tx: tx.lobbies.insert(lobby))
+    await store.run_async(lambda tx: tx.lobbies.insert(lobby))
     return lobby
 
 
@@ -131,11 +131,11 @@ async def test_merge_keeps_one_seat_per_window_and_erasure_keeps_the_seats_under
 ) -> None:
     await arena.register("ann", "sam", "tom")
     made = await _lobbies(arena, mine=LobbyStatus.FORMING, theirs=LobbyStatus.ACTIVE)
-    _seat(arena, made["mine"], "sam", 0)
-    _seat(arena, made["mine"], "ann", 1)
-    _count(arena, made["mine"], 2)
-    _seat(arena, made["theirs"], "tom", 0)
-    _count(arena, made["theirs"], 1)
+    await _seat(arena, made["mine"], "sam", 0)
+    await _seat(arena, made["mine"], "ann", 1)
+    await _count(arena, made["mine"], 2)
+    await _seat(arena, made["theirs"], "tom", 0)
+    await _count(arena, made["theirs"], 1)
     ok(await arena.merge("sam", "tom"))
     data = ok(await arena.profile("tom"))
     # tom sat in the window already: sam's seat went, and its lobby counts one participant fewer.

@@ -9,13 +9,13 @@ from livecore.players.rules import ban
 from tests.conftest import START, World
 
 
-def _ban(world: World, external_id: str) -> None:
+async def _ban(world: World, external_id: str) -> None:
     def run(tx):  # type: ignore[no-untyped-def]
         game_id = world.applied["games"]["space-race"]["id"]
         player = tx.players.get(game_id, external_id)
         tx.players.update(ban(player, "cheating", START)[0])
 
-    world.services.store.run(run)
+    await world.services.store.run_async(run)
 
 
 async def test_register_answers_201_with_the_pinned_fields(world: World) -> None:
@@ -87,7 +87,7 @@ async def test_force_with_a_live_key_is_403(world: World) -> None:
 
 async def test_banned_player_register_is_403_before_409(world: World) -> None:
     await world.register("alice")
-    _ban(world, "alice")
+    await _ban(world, "alice")
     status, body, _ = await world.call("POST", "/sdk/v1/players/alice/register", key="test-client")
     assert (status, body["error"]["code"]) == (403, "player_banned")
     status, body, _ = await world.call("POST", "/sdk/v1/players/alice/register?force=true", key="test-client")
@@ -96,7 +96,7 @@ async def test_banned_player_register_is_403_before_409(world: World) -> None:
 
 async def test_banned_player_cannot_set_own_identity(world: World) -> None:
     secret = await world.register("alice")
-    _ban(world, "alice")
+    await _ban(world, "alice")
     status, body, _ = await world.call(
         "PUT", "/sdk/v1/players/alice/identity", key="test-client", json={"name": "A"}, secret=secret
     )

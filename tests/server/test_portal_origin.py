@@ -4,6 +4,7 @@ neither is refused), whatever else it carries; a refusal changes nothing and set
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from livecore_server.operators.access import SESSION_COOKIE
@@ -25,7 +26,7 @@ async def post(world: World, path: str, headers: dict[str, str], **kw: Any) -> t
 
 
 async def test_a_sign_in_post_from_a_foreign_origin_is_refused_and_sets_no_cookie(world: World) -> None:
-    link = issue_login_link(world.services, "gina")
+    link = await asyncio.to_thread(issue_login_link, world.services, "gina")
     status, page, headers = await post(world, f"/portal/login/{link}", {"Origin": FOREIGN})
     assert status == 403 and "csrf_invalid" in page
     assert "Set-Cookie" not in headers
@@ -35,13 +36,13 @@ async def test_a_sign_in_post_from_a_foreign_origin_is_refused_and_sets_no_cooki
 
 
 async def test_a_sign_in_post_without_origin_or_referer_is_refused(world: World) -> None:
-    link = issue_login_link(world.services, "gina")
+    link = await asyncio.to_thread(issue_login_link, world.services, "gina")
     status, _, headers = await post(world, f"/portal/login/{link}", {})
     assert status == 403 and "Set-Cookie" not in headers
 
 
 async def test_a_same_origin_referer_stands_in_for_a_missing_origin(world: World) -> None:
-    link = issue_login_link(world.services, "gina")
+    link = await asyncio.to_thread(issue_login_link, world.services, "gina")
     referer = f"{own(world)}/portal/login/{link}"
     status, _, _ = await post(world, f"/portal/login/{link}", {"Referer": "https://attacker.example/x"})
     assert status == 403
@@ -66,7 +67,7 @@ async def test_a_portal_form_from_a_foreign_origin_is_refused_even_with_a_valid_
 
 
 async def test_behind_a_proxy_the_forwarded_host_and_scheme_are_the_portals_origin(world: World) -> None:
-    link = issue_login_link(world.services, "gina")
+    link = await asyncio.to_thread(issue_login_link, world.services, "gina")
     proxied = {"X-Forwarded-Host": "ops.example.com", "X-Forwarded-Proto": "https"}
     status, _, _ = await post(world, f"/portal/login/{link}", {**proxied, "Origin": own(world)})
     assert status == 403
@@ -79,7 +80,7 @@ async def test_behind_a_proxy_the_forwarded_host_and_scheme_are_the_portals_orig
 async def test_a_configured_public_url_is_the_portals_origin(db_url: str) -> None:
     world = await start_world(db_url, public_url="https://ops.example.com/")
     try:
-        link = issue_login_link(world.services, "gina")
+        link = await asyncio.to_thread(issue_login_link, world.services, "gina")
         status, _, _ = await post(world, f"/portal/login/{link}", {"Origin": own(world)})
         assert status == 403
         # The default port is the scheme's, written or not.

@@ -4,6 +4,7 @@ provider, the provider sends it back, and the verified email starts a member's s
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -43,7 +44,7 @@ async def sso(db_url: str) -> AsyncIterator[Sso]:
         server = TestServer(make_app(db_url, oidc=settings), port=port)
         await server.start_server()
         try:
-            apply_test_manifest(server.app[SERVICES])
+            await asyncio.to_thread(apply_test_manifest, server.app[SERVICES])
             yield Sso(provider, base, server.app[SERVICES])
         finally:
             await server.close()

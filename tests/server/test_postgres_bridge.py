@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from livecore_server.storage.postgres import PostgresStore
-from livecore_server.storage.postgres_bridge import await_only, run_bridged
+from livecore_server.storage.postgres_bridge import await_only, pause, run_bridged
 from tests.postgres_support import scratch_store
 from tests.waiting import until
 
@@ -160,6 +160,34 @@ async def test_a_synchronous_run_on_the_loops_thread_finds_a_connection(store: P
     await until(lambda: _sleepers(store) == POOL, "every transaction of the loop in PostgreSQL")
     assert store.run(_read("a"), write=False) is None
     await asyncio.gather(*sleeping)
+
+
+async def test_a_synchronous_write_on_the_loops_thread_is_refused(store: PostgresStore) -> None:
+    # Its waits would stop the loop, and with it a paused transaction holding a lock it waits for.
+    def hold(tx: Any) -> None:
+        tx.execute("INSERT INTO t (k, v) VALUES ('a', 1)")
+        tx.execute("SELECT 'holding-a'").fetchone()
+        pause(0.3)
+
+    holding = asyncio.create_task(store.run_async(hold))
+    await until(lambda: _holders(store) == 1, "the write holding its row, paused on the loop")
+    with pytest.raises(RuntimeError, match="run_async"):
+        store.run(lambda tx: tx.execute("INSERT INTO t (k, v) VALUES ('a', 2)"))
+    with pytest.raises(RuntimeError, match="run_async"), store.transaction(write=False, queue="g1"):
+        pass
+    await holding
+    # On a thread of its own it waits for PostgreSQL as the CLI does, while the loop goes on.
+    await asyncio.to_thread(store.run, lambda tx: tx.execute("UPDATE t SET v = 2 WHERE k = 'a'"))
+    assert store.run(_read("a"), write=False) == 2
+
+
+def _holders(store: PostgresStore) -> int:
+    with psycopg.connect(store.dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
+            " AND query LIKE '%holding-a%' AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return 0 if row is None else int(row[0])
 
 
 def _sleepers(store: PostgresStore) -> int:

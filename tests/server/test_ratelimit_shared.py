@@ -126,8 +126,8 @@ def test_a_long_exact_sequence_matches_including_refusals(pg_url: str) -> None:
 
 
 async def test_two_servers_share_one_budget_per_key(pg_url: str) -> None:
-    seeding = make_services(pg_url)
-    applied = apply_test_manifest(seeding)
+    seeding = await asyncio.to_thread(make_services, pg_url)
+    applied = await asyncio.to_thread(apply_test_manifest, seeding)
     seeding.close()
     keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
     # Two servers as two processes: each its own pool, caches and clock.
@@ -159,7 +159,10 @@ async def test_two_servers_share_one_budget_per_key(pg_url: str) -> None:
 
 
 async def test_concurrent_takes_from_two_processes_never_exceed_the_limit(pg_url: str) -> None:
-    first, second = make_services(pg_url, seed=1), make_services(pg_url, seed=2)
+    first, second = (
+        await asyncio.to_thread(make_services, pg_url, seed=1),
+        await asyncio.to_thread(make_services, pg_url, seed=2),
+    )
     try:
         limit = 5
         takes = [

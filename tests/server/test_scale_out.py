@@ -436,8 +436,10 @@ async def test_a_server_killed_mid_delivery_leaves_the_event_to_the_other(
     other server sends the events. Nothing is recorded for the dead attempts."""
     monkeypatch.setattr(dispatcher_module, "CLAIM_MARGIN", 0.5)
     receiver = await Receiver(gate=asyncio.Event()).start()
-    seeding = make_services(pg_url)
-    applied = apply_test_manifest(seeding, webhook_manifest(hook=("test", receiver.url, '["*"]')))
+    seeding = await asyncio.to_thread(make_services, pg_url)
+    applied = await asyncio.to_thread(
+        apply_test_manifest, seeding, webhook_manifest(hook=("test", receiver.url, '["*"]'))
+    )
     seeding.close()
     key = applied["games"]["space-race"]["apiKeys"]["test-client"]["secret"]
     dying = ThreadServer(make_app(pg_url, manual=False, seed=1, webhook_timeout=2.0)).start()

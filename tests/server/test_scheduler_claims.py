@@ -47,9 +47,11 @@ def _claimed(services: Services) -> dict[str, datetime]:
     return {job: from_millis(due) for job, due in rows}
 
 
-def _pair(url: str) -> tuple[Services, Services]:
+async def _pair(url: str) -> tuple[Services, Services]:
     # Distinct seeds: two processes never draw the same ids.
-    return make_services(url, seed=1), make_services(url, seed=2)
+    return await asyncio.to_thread(make_services, url, seed=1), await asyncio.to_thread(
+        make_services, url, seed=2
+    )
 
 
 def _clock(services: Services) -> ManualClock:
@@ -58,7 +60,7 @@ def _clock(services: Services) -> ManualClock:
 
 
 async def test_each_due_time_runs_once_across_two_processes(pg_url: str) -> None:
-    a, b = _pair(pg_url)
+    a, b = await _pair(pg_url)
     probe = Probe()
     try:
         probe.register("a", a, timedelta(minutes=1))
@@ -90,7 +92,7 @@ async def test_each_due_time_runs_once_across_two_processes(pg_url: str) -> None
 
 
 async def test_a_process_that_lags_behind_does_not_run_past_due_times_again(pg_url: str) -> None:
-    a, b = _pair(pg_url)
+    a, b = await _pair(pg_url)
     probe = Probe()
     try:
         probe.register("a", a, timedelta(minutes=10))
@@ -110,7 +112,7 @@ async def test_a_process_that_lags_behind_does_not_run_past_due_times_again(pg_u
 
 async def test_jobs_are_claimed_each_for_itself(pg_url: str) -> None:
     """A claim is per job: one process taking ``x`` at a due time does not take ``y`` at it."""
-    a, b = _pair(pg_url)
+    a, b = await _pair(pg_url)
     probe = Probe()
     try:
         probe.register("a", a, timedelta(minutes=1), job="x")
@@ -124,7 +126,7 @@ async def test_jobs_are_claimed_each_for_itself(pg_url: str) -> None:
 
 async def test_an_unclaimed_job_runs_in_every_process_without_a_claim(pg_url: str) -> None:
     """Work whose commands decide from the state what is left (live events) runs in each process."""
-    a, b = _pair(pg_url)
+    a, b = await _pair(pg_url)
     runs: list[str] = []
     try:
         for name, services in (("a", a), ("b", b)):
@@ -171,14 +173,16 @@ async def test_sqlite_repeated_due_time_runs_once(tmp_path: Path) -> None:
     """One SQLite process whose scheduler is asked to run a due time it already ran (a restart whose
     clock starts behind the last run) skips it, then runs the next one."""
     db = tmp_path / "s.db"
-    first = make_services(db)
+    first = await asyncio.to_thread(make_services, db)
     probe = Probe()
     try:
         probe.register("first", first, timedelta(minutes=1))
         await first.scheduler.advance(120)
     finally:
         first.close()
-    again = make_services(db)  # the clock starts at START again: 12:01 and 12:02 come due once more
+    again = await asyncio.to_thread(
+        make_services, db
+    )  # the clock starts at START again: 12:01 and 12:02 come due once more
     try:
         probe.register("again", again, timedelta(minutes=1))
         await again.scheduler.advance(180)
@@ -196,7 +200,7 @@ async def test_a_job_idle_until_a_time_is_passed_over_until_its_first_due_time_a
 ) -> None:
     """``idle_until``: the manual clock passes over a periodic job's runs while it has no work, then runs
     it at each due time from the first at or after its work's time, claimed as any run."""
-    services = make_services(db_url)
+    services = await asyncio.to_thread(make_services, db_url)
     runs: list[datetime] = []
     work: list[datetime | None] = [None]
     try:

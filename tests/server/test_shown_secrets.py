@@ -7,6 +7,7 @@ the write again. The server key's rotation leaves withdrawn answers alone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ async def test_a_rotation_withdraws_the_kept_answers_that_show_the_secrets_it_re
     _withdrawn(await _rotate(world, olga, endpoint_id, 60, "first"))
 
     # The CLI's rotation (no idempotency key of its own) withdraws the admin API's answers as well.
-    rotate_secret(world.services, endpoint_id, 0)
+    await asyncio.to_thread(rotate_secret, world.services, endpoint_id, 0)
     _withdrawn(await _rotate(world, dev, endpoint_id, 0, "second"))
     assert world.rows("SELECT count(*) FROM idempotency WHERE shows_secret_of IS NOT NULL") == [(0,)]
 
@@ -145,7 +146,7 @@ async def test_the_server_keys_rotation_leaves_withdrawn_answers_alone(world: Wo
     ok(await admin(world, "POST", f"{GAME}/players/ann/rotate-secret?env=test", dev, headers=_key("rot")))
     assert _kept(world, "reg") == (WITHDRAWN, b"")
     (answers,) = [c for c in rotation.ENCRYPTED if c.table == "idempotency"]
-    tally = rotation.reencrypt(world.services.store, world.services.keys, answers)
+    tally = await asyncio.to_thread(rotation.reencrypt, world.services.store, world.services.keys, answers)
     assert (tally.unreadable, tally.current) == (0, 1)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,5 +102,32 @@ async def test_a_read_is_not_starved_by_a_chain_of_writes_each_awaited_before_th
         assert not writing.done()
         await writing
         assert 0 < seen < steps
+    finally:
+        store.close()
+
+
+async def test_a_synchronous_run_from_another_thread_joins_the_loops_commit_group(tmp_path: Path) -> None:
+    """Tests and tools run synchronous store code off the loop (PostgreSQL requires it); on SQLite the
+    connection and its open commit group are the loop's, so the transaction is handed to the loop."""
+    store = SqliteStore(str(tmp_path / "handed.db"), storage())
+    store.conn.execute("CREATE TABLE steps (n INTEGER)")
+    threads: set[int] = set()
+
+    def step(n: int) -> Callable[[object], None]:
+        def run(_tx: object) -> None:
+            threads.add(threading.get_ident())
+            store.conn.execute("INSERT INTO steps VALUES (?)", (n,))
+
+        return run
+
+    try:
+        writes = [asyncio.create_task(store.run_async(step(n))) for n in range(3)]
+        await asyncio.sleep(0)
+        assert store._group is not None  # open on the loop while the other thread's write comes
+        await asyncio.to_thread(store.run, step(3))
+        await asyncio.gather(*writes)
+        assert threads == {threading.get_ident()}
+        rows = await store.read(lambda _tx: store.conn.execute("SELECT n FROM steps ORDER BY n").fetchall())
+        assert [n for (n,) in rows] == [0, 1, 2, 3]
     finally:
         store.close()

@@ -6,6 +6,7 @@ manual clock advances, and its check refuses a built-in gift send atomically. Na
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -54,10 +55,14 @@ async def _served(db: str, extra: str, **config: Any) -> World:
     """A world whose server serves the areas named by a manifest applied before it started, as a server
     restarted after ``apply`` does (the first manifest names only the areas: the world's, applied once
     the server runs, makes the games and their keys)."""
-    seeding = make_services(db, **config)
+    seeding = await asyncio.to_thread(make_services, db, **config)
     try:
-        apply_manifest(
-            seeding.store, seeding.keys, seeding.runtime, parse_manifest('studio = "acme"' + PLUGINS)
+        await asyncio.to_thread(
+            apply_manifest,
+            seeding.store,
+            seeding.keys,
+            seeding.runtime,
+            parse_manifest('studio = "acme"' + PLUGINS),
         )
     finally:
         seeding.close()
@@ -228,7 +233,9 @@ async def test_the_config_serves_an_area_the_manifest_does_not_name(db_url: str)
         services = app[SERVICES]
         # As `apply --area studio_quests`: the manifest configures the area without naming it.
         manifest = parse_manifest(TEST_MANIFEST + QUESTS, areas=("studio_quests",))
-        applied = apply_manifest(services.store, services.keys, services.runtime, manifest)
+        applied = await asyncio.to_thread(
+            apply_manifest, services.store, services.keys, services.runtime, manifest
+        )
         keys = {name: k["secret"] for name, k in applied["games"]["space-race"]["apiKeys"].items()}
         world = World(services=services, client=client, keys=keys, other_keys={}, applied=applied)
         secret = await world.register("ada")
@@ -412,7 +419,7 @@ async def test_a_sample_of_the_areas_kind_carries_the_areas_own_sample(
     world = await _served(db_url, QUESTS + hooks + PLUGINS)
     try:
         endpoint = world.applied["games"]["space-race"]["webhooks"]["quests"]["id"]
-        send_sample(world.services, endpoint, "quest.checked_in")
+        await asyncio.to_thread(send_sample, world.services, endpoint, "quest.checked_in")
         await world.dispatcher.drain_due()
         [received] = await receiver.wait_for(1)
         assert received.headers["X-Svc-Webhook-Test"] == "1"
@@ -463,7 +470,7 @@ async def test_another_studios_apply_leaves_the_areas_a_studio_named_served_afte
 ) -> None:
     first = await _served(db_url, QUESTS + PLUGINS)
     await first.client.close()
-    _apply(db_url, RIVAL)  # no [plugins]: the rival studio names no area of its own
+    await asyncio.to_thread(_apply, db_url, RIVAL)  # no [plugins]: the rival studio names no area of its own
     world = await _restarted(db_url, first)
     try:
         ada, bea = await world.register("ada"), await world.register("bea")

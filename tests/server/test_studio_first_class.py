@@ -5,6 +5,7 @@ admin route of its own action, admitted by role and audited, served through the 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 
@@ -35,7 +36,7 @@ async def _served(db: str, extra: str = "", *, every_event: bool = True) -> Worl
     world = await start_world(db, areas=(PACKAGE,), every_event=every_event)
     services = world.services
     manifest = parse_manifest(TEST_MANIFEST + SECTION + extra, areas=(PACKAGE,))
-    apply_manifest(services.store, services.keys, services.runtime, manifest)
+    await asyncio.to_thread(apply_manifest, services.store, services.keys, services.runtime, manifest)
     return world
 
 

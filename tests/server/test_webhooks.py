@@ -168,7 +168,10 @@ async def test_retry_schedule_breaker_hold_unpause_and_final_failure(hooked: Hoo
 
     # After unpause bob's event succeeds (so the breaker stays shut) and alice's keeps failing.
     hooked.players.respond = lambda env: 200 if env["data"]["externalPlayerId"] == "bob" else 500
-    assert unpause_endpoint(hooked.world.services, hooked.endpoint("players")["id"]) is True
+    assert (
+        await asyncio.to_thread(unpause_endpoint, hooked.world.services, hooked.endpoint("players")["id"])
+        is True
+    )
     await hooked.flush()
     resumed = sorted(
         (r.envelope["data"]["externalPlayerId"], r.envelope["deliveryAttempt"])
@@ -248,7 +251,9 @@ async def test_connection_refused_fails_the_attempt(hooked: Hooked) -> None:
 
 
 async def test_sample_event_is_signed_marked_and_sent_to_one_endpoint(hooked: Hooked) -> None:
-    event_id = send_sample(hooked.world.services, hooked.endpoint("all")["id"], "player.secret_set")
+    event_id = await asyncio.to_thread(
+        send_sample, hooked.world.services, hooked.endpoint("all")["id"], "player.secret_set"
+    )
     await hooked.flush()
     (r,) = await hooked.all.wait_for(1)
     assert r.headers["X-Svc-Webhook-Test"] == "1"
@@ -264,7 +269,7 @@ async def test_replay_sends_the_same_event_again(hooked: Hooked) -> None:
     await hooked.flush()
     original = hooked.players.received[0].envelope
     (delivery,) = hooked.deliveries("players")
-    new_id = replay_delivery(hooked.world.services, delivery.id)
+    new_id = await asyncio.to_thread(replay_delivery, hooked.world.services, delivery.id)
     await hooked.flush()
     again = hooked.players.received[1].envelope
     assert again["id"] == original["id"]
@@ -277,7 +282,7 @@ async def test_debounced_events_send_the_last_state_once(hooked: Hooked) -> None
     game = hooked.world.applied["games"]["space-race"]["id"]
     scope = Scope(studio_id=hooked.world.applied["studio"]["id"], game_id=game, env=Environment.TEST)
     for score in (1, 2, 3):
-        services.store.run(
+        await services.store.run_async(
             lambda tx, score=score: emit(
                 tx, services.runtime, scope, ProgressUpdated(score), debounce_key="att_1"
             )
@@ -309,7 +314,7 @@ async def test_a_rolled_back_write_emits_nothing(hooked: Hooked) -> None:
         raise RuntimeError("the write fails after emitting")
 
     with pytest.raises(RuntimeError):
-        services.store.run(failing)
+        await services.store.run_async(failing)
     await hooked.flush()
     assert hooked.all.received == []
     assert hooked.world.rows("SELECT count(*) FROM outbox") == [(0,)]

@@ -57,9 +57,11 @@ async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at
     env = _env()  # the server key of the test's own services too
     monkeypatch.setenv("LIVECORE_SECRET_KEY", env["LIVECORE_SECRET_KEY"])
     # The test's own services stand for one more process beside the server and the commands.
-    services = make_services(db_url, manual=False)
+    services = await asyncio.to_thread(make_services, db_url, manual=False)
     try:
-        applied = apply_test_manifest(services, webhook_manifest(hook=("test", receiver.url, '["*"]')))
+        applied = await asyncio.to_thread(
+            apply_test_manifest, services, webhook_manifest(hook=("test", receiver.url, '["*"]'))
+        )
         endpoint_id = applied["games"]["space-race"]["webhooks"]["hook"]["id"]
 
         def deliveries(status: str) -> list[str]:
@@ -74,16 +76,16 @@ async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at
 
             # A replay of its delivery, once the server recorded it.
             (delivery_id,) = await until(lambda: deliveries("delivered"), "the sample recorded delivered")
-            replay_delivery(services, delivery_id)
+            await asyncio.to_thread(replay_delivery, services, delivery_id)
             await _arrives(receiver, event_id, 2)
 
             # An unpause: the delivery the paused endpoint held goes out.
             pause = "UPDATE webhook_endpoints SET status = 'paused' WHERE id = ?"
-            services.store.run(lambda tx: tx.execute(pause, (endpoint_id,)))
-            held_id = send_sample(services, endpoint_id)
+            await services.store.run_async(lambda tx: tx.execute(pause, (endpoint_id,)))
+            held_id = await asyncio.to_thread(send_sample, services, endpoint_id)
             await until(lambda: deliveries("pending"), "the held sample fanned out")
             assert held_id not in {r.envelope["id"] for r in receiver.received}
-            unpause_endpoint(services, endpoint_id)
+            await asyncio.to_thread(unpause_endpoint, services, endpoint_id)
             await _arrives(receiver, held_id, 1)
     finally:
         services.close()

@@ -10,6 +10,7 @@ arrives, which it reads before trusting a cached key.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -49,7 +50,11 @@ async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, rec
         await world.register("bob", key="live-client")  # no endpoint in live
         assert _kinds(world) == [("player.registered", "test")]
         # An endpoint created later gets the events committed from its creation on: bob's are gone.
-        apply_test_manifest(world.services, extra + webhook_manifest(live=("live", receiver.url, '["*"]')))
+        await asyncio.to_thread(
+            apply_test_manifest,
+            world.services,
+            extra + webhook_manifest(live=("live", receiver.url, '["*"]')),
+        )
         await world.register("carol", key="live-client")
         assert _kinds(world) == [
             ("player.registered", "test"),
@@ -57,8 +62,10 @@ async def test_only_events_an_endpoint_subscribes_to_are_stored(db_url: str, rec
             ("player.secret_set", "live"),
         ]
         # Changing what an endpoint subscribes to takes effect with the next write.
-        apply_test_manifest(
-            world.services, extra + webhook_manifest(live=("live", receiver.url, '["gift.sent"]'))
+        await asyncio.to_thread(
+            apply_test_manifest,
+            world.services,
+            extra + webhook_manifest(live=("live", receiver.url, '["gift.sent"]')),
         )
         await world.register("dan", key="live-client")
         assert len(world.events()) == 3
@@ -82,7 +89,7 @@ async def test_a_paused_endpoint_keeps_what_it_subscribes_to_and_is_sent_nothing
             assert endpoint is not None
             tx.webhooks.save_endpoint(attrs.evolve(endpoint, status=EndpointStatus.PAUSED), now)
 
-        world.services.store.run(pause)
+        await world.services.store.run_async(pause)
         await world.register("alice")
         assert _kinds(world) == [("player.registered", "test"), ("player.secret_set", "test")]
         await world.dispatcher.drain_due()
@@ -190,7 +197,9 @@ async def test_an_endpoint_created_by_one_process_gets_the_events_of_another(
         await _listening(first, second)
         await second.register("alice")  # the second server reads the game's subscriptions: none
         assert second.events() == []
-        apply_test_manifest(first.services, webhook_manifest(all=("test", receiver.url, '["*"]')))
+        await asyncio.to_thread(
+            apply_test_manifest, first.services, webhook_manifest(all=("test", receiver.url, '["*"]'))
+        )
         await second.register("bob")
         assert {e.kind for e in second.events()} == {"player.registered", "player.secret_set"}
     finally:

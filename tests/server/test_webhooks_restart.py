@@ -84,8 +84,9 @@ def _delivered(db: Path) -> set[object]:
 async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path) -> None:
     receiver = await Receiver(gate=asyncio.Event()).start()  # hangs: the delivery is in flight
     db = tmp_path / "kill.db"
-    services = build_services(Config(db=str(db)), SystemClock(), storage=storage())
-    applied = apply_manifest(
+    services = await asyncio.to_thread(build_services, Config(db=str(db)), SystemClock(), storage=storage())
+    applied = await asyncio.to_thread(
+        apply_manifest,
         services.store,
         services.keys,
         services.runtime,
