@@ -181,10 +181,10 @@ async def test_postgres_tells_every_process_a_committed_change_and_no_process_a_
     heard_here: list[Change] = []
     heard_there: list[Change] = []
     async with listening(here, heard_here), listening(there, heard_there):
-        here.run(credited(rt, "alice", "bob"))
+        await here.run_async(credited(rt, "alice", "bob"))
         with pytest.raises(Failed):
-            there.run(scored(rt, "bob", 40, fail=True))
-        alice = there.run(scored(rt, "alice", 30))
+            await there.run_async(scored(rt, "bob", 40, fail=True))
+        alice = await there.run_async(scored(rt, "alice", 30))
         # Notifications arrive in commit order: once the committed one is heard, the rolled-back one
         # would have been heard before it.
         await until(lambda: heard_here and heard_there, "the change, in both processes")
@@ -198,7 +198,7 @@ async def test_postgres_tells_a_commit_groups_changes_without_its_failed_writes(
     rt = runtime()
     heard: list[Change] = []
     async with listening(there, heard):
-        here.run(credited(rt, "alice", "bob", "carol"))
+        await here.run_async(credited(rt, "alice", "bob", "carol"))
         queue = f"game:{SCOPE.game_id}"
         results = await asyncio.gather(
             here.run_async(scored(rt, "alice", 30), queue=queue),
@@ -209,6 +209,6 @@ async def test_postgres_tells_a_commit_groups_changes_without_its_failed_writes(
         assert isinstance(results[1], Failed)
         await until(lambda: len(heard) >= 2, "both committed changes")
         # A last change, heard after anything the group sent.
-        last = here.run(scored(rt, "bob", 60))
+        last = await here.run_async(scored(rt, "bob", 60))
         await until(lambda: last in heard, "the last change")
         assert sorted(heard, key=lambda c: c[1]) == [results[0], results[2], last]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import psycopg
@@ -99,9 +99,10 @@ def _lock_held(store: PostgresStore, key: int) -> bool:
     return row is not None and row[0] > 0
 
 
-async def test_the_loop_serves_on_while_a_transaction_waits_for_a_connection(store: PostgresStore) -> None:
-    # Every connection of the pool held by a thread (as when PostgreSQL accepts none): a transaction of
-    # the loop waits for one, and the loop goes on meanwhile.
+@contextlib.asynccontextmanager
+async def _every_connection_held(store: PostgresStore) -> AsyncIterator[None]:
+    """Every connection of the pool held by a thread (as when PostgreSQL accepts none) until the block
+    ends."""
     held, release = threading.Event(), threading.Event()
 
     def hold_every_connection() -> None:
@@ -113,38 +114,34 @@ async def test_the_loop_serves_on_while_a_transaction_waits_for_a_connection(sto
 
     holder = asyncio.create_task(asyncio.to_thread(hold_every_connection))
     await until(held.is_set, "the pool's connections held")
-    waiting = asyncio.create_task(store.read(_read("a")))
-    ticks = 0
-    while ticks < 5:  # the loop runs other work while the read waits
-        await asyncio.sleep(0.01)
-        ticks += 1
-    assert not waiting.done()
-    release.set()
+    try:
+        yield
+    finally:
+        release.set()
+        await holder
+
+
+async def test_the_loop_serves_on_while_a_transaction_waits_for_a_connection(store: PostgresStore) -> None:
+    # A transaction of the loop waits for a connection, and the loop goes on meanwhile.
+    async with _every_connection_held(store):
+        waiting = asyncio.create_task(store.read(_read("a")))
+        ticks = 0
+        while ticks < 5:  # the loop runs other work while the read waits
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not waiting.done()
     assert await asyncio.wait_for(waiting, 10) is None
-    await holder
 
 
 async def test_a_transaction_gone_while_it_waits_for_a_connection_leaves_it_in_the_pool(
     store: PostgresStore,
 ) -> None:
-    held, release = threading.Event(), threading.Event()
-
-    def hold_every_connection() -> None:
-        with contextlib.ExitStack() as stack:
-            for _ in range(EVERY_CONNECTION):
-                stack.enter_context(store.connection())
-            held.set()
-            release.wait(30)
-
-    holder = asyncio.create_task(asyncio.to_thread(hold_every_connection))
-    await until(held.is_set, "the pool's connections held")
-    gone = asyncio.create_task(store.read(_read("a")))
-    await asyncio.sleep(0.05)
-    gone.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await gone
-    release.set()
-    await holder
+    async with _every_connection_held(store):
+        gone = asyncio.create_task(store.read(_read("a")))
+        await until(lambda: store._pool.get_stats().get("requests_waiting", 0) > 0, "a thread waiting")
+        gone.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await gone
     # The connection the cancelled request's thread was handed went back: the pool serves POOL at once.
     reads = [store.read(lambda tx: tx.execute("SELECT pg_sleep(0.2)").fetchone()) for _ in range(POOL)]
     await asyncio.wait_for(asyncio.gather(*reads), 10)
