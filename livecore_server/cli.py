@@ -44,7 +44,7 @@ DB_HELP = (
     "SQLite file path, sqlite:///abs/path.db or postgresql://user@host/dbname"
     " (default: $LIVECORE_DB, else livecore.db)."
 )
-POOL_HELP = "PostgreSQL connections (and worker threads) of this process."
+POOL_HELP = "PostgreSQL transactions this process runs at once, each on a connection of its pool."
 # The contract (docs/reference/webhooks.md#delivery) fixes the webhook attempt timeout at 10 s (Config's
 # default); an operator may change it. The upper bound keeps a hanging receiver from holding one of an
 # endpoint's 4 attempt slots, and the delivery's claim (timeout + 30 s), for long.

@@ -111,7 +111,7 @@ class Config:
     # all its lines, when that is an IP address: livecore_server.lockouts.client_address), or None: the
     # connection's peer (serve --client-address-header, docs/operators.md#the-client-address).
     client_address_header: str | None = None
-    # PostgreSQL: connections (and worker threads) per process.
+    # PostgreSQL: the transactions a process runs at once, each on a connection of its pool.
     pool_size: int = 8
     # Seconds between writes of buffered heartbeats and key usage. Several processes (PostgreSQL) see
     # each other's heartbeats through the database, so they write them often.

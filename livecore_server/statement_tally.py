@@ -117,7 +117,8 @@ class RoundTripTally(StatementTally):
             "round_trips": self._counted.round_trips,
         }
         # Read by name: a store without the count (an older one) reports none committed or retried. The
-        # worker threads add to it meanwhile: dict() copies it in one step under the GIL.
+        # transactions on threads (a tool's) may add to it meanwhile: dict() copies it in one step under the
+        # GIL.
         written = getattr(self._store, "write_counts", None)
         retried: dict[str, int] = (
             {} if written is None else {str(k): int(v) for k, v in dict(written.retried).items()}

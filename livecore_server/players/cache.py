@@ -90,7 +90,7 @@ class PlayerCache:
 
     def forget(self, player_id: str) -> None:
         """The row of ``player_id`` was written: read it again next time. Called on the event loop (a
-        notification) or on a writing transaction's thread (a worker thread on PostgreSQL); dict
+        notification) or on a writing transaction's thread (a tool's or a command's); dict
         operations are atomic, and the generation only has to change, not count exactly."""
         self._generation += 1
         key = self._keys.pop(player_id, None)

@@ -3,8 +3,9 @@
 Two implementations: :class:`~livecore_server.storage.sqlite.SqliteStore` (embedded, one server
 process, commands on the event loop with group commit) and
 :class:`~livecore_server.storage.postgres.PostgresStore` (several processes on one database, commands on
-worker threads). Handlers and workers see only this protocol and :class:`ServerTransaction`: the core's
-ports (:class:`livecore.transaction.Transaction`) and the server's own.
+the event loop too, each in a greenlet whose waits for PostgreSQL are awaited there). Handlers and
+workers see only this protocol and :class:`ServerTransaction`: the core's ports
+(:class:`livecore.transaction.Transaction`) and the server's own.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ class ServerStore(Protocol):
 
     def on_player_written(self, listener: Callable[[str], None]) -> None:
         """Call ``listener`` with the id of each player row a transaction of this process writes, when it
-        writes it (before the commit, possibly on a worker thread): for caches of player rows to forget it."""
+        writes it (before the commit, possibly on a thread running synchronous code): for caches of player
+        rows to forget it."""
 
     def on_board_changed(self, listener: BoardListener) -> None:
         """Call ``listener(board_id, version, player_id or None)`` on the event loop for each board change

@@ -178,22 +178,23 @@ async def test_a_synchronous_write_on_the_loops_thread_is_refused(store: Postgre
     assert store.run(_read("a"), write=False) == 2
 
 
-def _holders(store: PostgresStore) -> int:
+def _sessions(store: PostgresStore, state: str, query: str) -> int:
+    """How many other sessions are in ``state`` with a statement containing ``query``."""
     with psycopg.connect(store.dsn, autocommit=True) as conn:
         row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
-            " AND query LIKE '%holding-a%' AND pid <> pg_backend_pid()"
+            "SELECT count(*) FROM pg_stat_activity WHERE state = %s AND query LIKE %s"
+            " AND pid <> pg_backend_pid()",
+            (state, f"%{query}%"),
         ).fetchone()
     return 0 if row is None else int(row[0])
+
+
+def _holders(store: PostgresStore) -> int:
+    return _sessions(store, "idle in transaction", "holding-a")
 
 
 def _sleepers(store: PostgresStore) -> int:
-    with psycopg.connect(store.dsn, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(0.3)%'"
-            " AND state = 'active' AND pid <> pg_backend_pid()"
-        ).fetchone()
-    return 0 if row is None else int(row[0])
+    return _sessions(store, "active", "pg_sleep(0.3)")
 
 
 async def test_a_failed_statement_raises_in_its_own_request_only(store: PostgresStore) -> None:
