@@ -15,12 +15,13 @@ import psycopg
 import pytest
 
 from livecore_server.storage.postgres import PostgresStore
-from livecore_server.storage.postgres_bridge import await_only, pause, run_bridged
+from livecore_server.storage.postgres_bridge import await_only, run_bridged
 from tests.postgres_support import scratch_store
 from tests.waiting import until
 
 POOL = 2
 EVERY_CONNECTION = POOL + 1  # the pool's: one more than the loop runs at once
+GATE = 81_081  # the advisory lock a test's transactions wait for
 
 
 @pytest.fixture
@@ -125,10 +126,8 @@ async def test_the_loop_serves_on_while_a_transaction_waits_for_a_connection(sto
     # A transaction of the loop waits for a connection, and the loop goes on meanwhile.
     async with _every_connection_held(store):
         waiting = asyncio.create_task(store.read(_read("a")))
-        ticks = 0
-        while ticks < 5:  # the loop runs other work while the read waits
-            await asyncio.sleep(0.01)
-            ticks += 1
+        # The loop runs other work while the read waits: this wait's polling is such work.
+        await until(lambda: _waiting_for_a_connection(store), "the read waiting for a connection")
         assert not waiting.done()
     assert await asyncio.wait_for(waiting, 10) is None
 
@@ -138,7 +137,7 @@ async def test_a_transaction_gone_while_it_waits_for_a_connection_leaves_it_in_t
 ) -> None:
     async with _every_connection_held(store):
         gone = asyncio.create_task(store.read(_read("a")))
-        await until(lambda: store._pool.get_stats().get("requests_waiting", 0) > 0, "a thread waiting")
+        await until(lambda: _waiting_for_a_connection(store), "the read waiting for a connection")
         gone.cancel()
         with pytest.raises(asyncio.CancelledError):
             await gone
@@ -150,21 +149,28 @@ async def test_a_transaction_gone_while_it_waits_for_a_connection_leaves_it_in_t
 async def test_a_synchronous_run_on_the_loops_thread_finds_a_connection(store: PostgresStore) -> None:
     # The loop's transactions hold every connection they may, and wait for PostgreSQL: a synchronous
     # run on the loop's thread (it holds the loop up) still gets one, instead of waiting for theirs.
-    sleeping = [
-        asyncio.create_task(store.read(lambda tx: tx.execute("SELECT pg_sleep(0.3)").fetchone()))
-        for _ in range(POOL)
-    ]
-    await until(lambda: _sleepers(store) == POOL, "every transaction of the loop in PostgreSQL")
-    assert store.run(_read("a"), write=False) is None
-    await asyncio.gather(*sleeping)
+    gate = f"SELECT pg_advisory_xact_lock_shared({GATE})"
+    with psycopg.connect(store.dsn, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s)", (GATE,))
+        waiting = [
+            asyncio.create_task(store.read(lambda tx: tx.execute(gate).fetchone())) for _ in range(POOL)
+        ]
+        await until(
+            lambda: _sessions(store, "active", gate) == POOL, "every transaction of the loop in PostgreSQL"
+        )
+        assert store.run(_read("a"), write=False) is None
+        holder.execute("SELECT pg_advisory_unlock(%s)", (GATE,))
+    await asyncio.gather(*waiting)
 
 
 async def test_a_synchronous_write_on_the_loops_thread_is_refused(store: PostgresStore) -> None:
     # Its waits would stop the loop, and with it a paused transaction holding a lock it waits for.
+    released = asyncio.Event()
+
     def hold(tx: Any) -> None:
         tx.execute("INSERT INTO t (k, v) VALUES ('a', 1)")
         tx.execute("SELECT 'holding-a'").fetchone()
-        pause(0.3)
+        await_only(released.wait())
 
     holding = asyncio.create_task(store.run_async(hold))
     await until(lambda: _holders(store) == 1, "the write holding its row, paused on the loop")
@@ -172,6 +178,7 @@ async def test_a_synchronous_write_on_the_loops_thread_is_refused(store: Postgre
         store.run(lambda tx: tx.execute("INSERT INTO t (k, v) VALUES ('a', 2)"))
     with pytest.raises(RuntimeError, match="run_async"), store.transaction(write=False, queue="g1"):
         pass
+    released.set()
     await holding
     # On a thread of its own it waits for PostgreSQL as the CLI does, while the loop goes on.
     await asyncio.to_thread(store.run, lambda tx: tx.execute("UPDATE t SET v = 2 WHERE k = 'a'"))
@@ -187,6 +194,10 @@ def _sessions(store: PostgresStore, state: str, query: str) -> int:
             (state, f"%{query}%"),
         ).fetchone()
     return 0 if row is None else int(row[0])
+
+
+def _waiting_for_a_connection(store: PostgresStore) -> bool:
+    return int(store._pool.get_stats().get("requests_waiting", 0)) > 0
 
 
 def _holders(store: PostgresStore) -> int:
