@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from livecore.api.request import AnyRequest, Handler, Reply, Request
 from livecore.api.route import Route
-from livecore.commands.reads import Reads
 from livecore.friends import api, views
 from livecore.friends import commands as cmd
 from livecore.friends.settings import PRESENCE_SETTINGS
@@ -105,13 +104,6 @@ def cancel(request: Request[None, None], tx: ViewsTx) -> api.RequestDone:
 
 def friends(request: Request[None, api.ProgressionQuery], tx: ViewsTx) -> api.FriendsResponse:
     return _friends_view(request, tx, _with_code(request, tx), request.query.progression)
-
-
-def friends_reads(request: Request[None, api.ProgressionQuery], tx: ViewsTx) -> Reads:
-    game = tx.games.get(request.scope.game_id)
-    if game is None:
-        return Reads()
-    return views.friends_reads(game, (game.id, request.external_id), request.rt.clock.now())
 
 
 def remove(request: Request[None, None], tx: ViewsTx) -> api.RemovedResponse:

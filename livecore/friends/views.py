@@ -16,14 +16,12 @@ import attrs
 
 from livecore.api.parts import WIRE_PART, Part
 from livecore.api.views import Counterparty, Direction
-from livecore.commands.reads import AreaReads, PlayerKey, Reads
 from livecore.contributions import Contribution, Point, served
 from livecore.economy.rules import SYSTEM_ITEMS, progression
 from livecore.economy.store import HasLedger
 from livecore.friends import api
 from livecore.friends import commands as cmd
 from livecore.friends.commands import FriendsTx
-from livecore.friends.reads import FriendsListReads
 from livecore.friends.rules import check_progression_keys
 from livecore.friends.settings import PRESENCE_SETTINGS
 from livecore.games import Game
@@ -42,35 +40,21 @@ class ViewsTx(FriendsTx, HasGames, HasLedger, Protocol):
 #: (the record of its :class:`livecore.api.parts.PartKey`), in one read for them all; a friend it has
 #: nothing for is left out.
 RowFields = Callable[[Any, Game, Player, datetime], Mapping[str, Any]]
-#: What that read reads, declared ahead of a friends list (:func:`friends_reads`),
-#: ``(game, player's key, now) -> the area's reads``.
-RowReads = Callable[[Game, PlayerKey, datetime], AreaReads]
 
 
 @attrs.frozen
 class RowPart:
     key: PartKey[Any]
     fields: RowFields
-    reads: RowReads | None = None
 
 
 ROW_PARTS: Point[RowPart] = Point("friends.row")
 
 
-def row_part(
-    key: PartKey[Any], fields: RowFields, reads: RowReads | None = None
-) -> tuple[Contribution[Any], ...]:
-    """What an area declares to add ``key``'s part to the friend rows, filled by ``fields`` (which read
-    what ``reads`` declares, when given): its fields on the wire (:data:`livecore.api.parts.WIRE_PART`),
-    after those of the areas before it."""
-    return (WIRE_PART(Part(api.FriendRow, key)), ROW_PARTS(RowPart(key, fields, reads)))
-
-
-def friends_reads(game: Game, player: PlayerKey, now: datetime) -> Reads:
-    """What a player's friends list reads, declared ahead: the friends' cards and what each area adding
-    fields to the rows reads for them."""
-    parts = [part.reads(game, player, now) for part in served().of(ROW_PARTS) if part.reads is not None]
-    return Reads(areas=(FriendsListReads(player), *parts))
+def row_part(key: PartKey[Any], fields: RowFields) -> tuple[Contribution[Any], ...]:
+    """What an area declares to add ``key``'s part to the friend rows, filled by ``fields``: its fields on
+    the wire (:data:`livecore.api.parts.WIRE_PART`), after those of the areas before it."""
+    return (WIRE_PART(Part(api.FriendRow, key)), ROW_PARTS(RowPart(key, fields)))
 
 
 def _row_fields(tx: ViewsTx, game: Game, player: Player, now: datetime) -> dict[str, dict[PartKey[Any], Any]]:

@@ -12,7 +12,7 @@ from livecore.enums import VALUES
 from livecore.friends.views import row_part
 from livecore.gifts import api, samples, webhooks
 from livecore.gifts import rules as gifts
-from livecore.gifts.commands import GIFT_COST, delivered, friend_row_cooldown_reads, friend_row_cooldowns
+from livecore.gifts.commands import GIFT_COST, delivered, friend_row_cooldowns
 from livecore.gifts.errors import CODES, GIFT_ALREADY_CLAIMED, GIFT_EXPIRED, GIFT_NOT_FOUND
 from livecore.gifts.handlers import HANDLERS
 from livecore.gifts.hooks import GiftSpecs
@@ -57,7 +57,7 @@ AREA = Area(
     contributes=(
         DELIVERIES(Delivers(gifts.GIFT_SOURCE_KIND, delivered)),
         REFUSALS(Refusals((SDK_CLAIM_GRANT,), (GIFT_ALREADY_CLAIMED, GIFT_EXPIRED))),
-        *row_part(api.GIFT_ROW, friend_row_cooldowns, friend_row_cooldown_reads),
+        *row_part(api.GIFT_ROW, friend_row_cooldowns),
         VALUES(GIFT_COST),
     ),
     manifest=(GIFTING, GIFT_RESOURCE_FIELDS),

@@ -10,7 +10,7 @@ from typing import Protocol
 import attrs
 
 from livecore.commands import Runtime, emit
-from livecore.commands.reads import PlayerKey, Reads
+from livecore.commands.reads import Reads
 from livecore.economy.commands import change
 from livecore.economy.rules import Reason
 from livecore.economy.store import HasLedger
@@ -19,7 +19,7 @@ from livecore.friends.store import HasFriends
 from livecore.games import Entry, Game
 from livecore.gifts import api
 from livecore.gifts.errors import GIFT_NOT_FOUND
-from livecore.gifts.reads import GiftCooldownReads, GiftSendReads
+from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import (
     GIFT_SOURCE_KIND,
     MESSAGE,
@@ -214,11 +214,6 @@ def cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[st
     settings = game.settings.of(GIFTING_SETTINGS)
     last = tx.gifts.cooldowns(sender.id, cooldown_window_start(settings, now))
     return {pid: until for pid, t in last.items() if (until := cooldown_until(t, settings, now)) is not None}
-
-
-def friend_row_cooldown_reads(game: Game, sender: PlayerKey, now: datetime) -> GiftCooldownReads:
-    """What :func:`friend_row_cooldowns` reads, declared ahead of a friends list."""
-    return GiftCooldownReads(sender, cooldown_window_start(game.settings.of(GIFTING_SETTINGS), now))
 
 
 def friend_row_cooldowns(tx: GiftsTx, game: Game, sender: Player, now: datetime) -> dict[str, api.GiftRow]:

@@ -36,16 +36,3 @@ class GiftClaimReads:
     @property
     def players(self) -> tuple[PlayerKey, ...]:
         return ()
-
-
-@attrs.frozen
-class GiftCooldownReads:
-    """What a friends list reads of its player's gifts: when each friend gifted since ``since`` (the start
-    of the cooldown window) was gifted last (:func:`livecore.gifts.commands.friend_row_cooldowns`)."""
-
-    sender: PlayerKey
-    since: datetime
-
-    @property
-    def players(self) -> tuple[PlayerKey, ...]:
-        return (self.sender,)

@@ -9,7 +9,6 @@ from livecore.friends import api, handlers
 from livecore.friends.area import AREA
 from livecore_server.area import ServerArea
 from livecore_server.friends import schema, sdk_presence, sql
-from livecore_server.friends.read_ahead import READ_AHEAD
 from livecore_server.http.endpoint import bind
 
 SERVER_AREA = ServerArea(
@@ -18,7 +17,7 @@ SERVER_AREA = ServerArea(
         bind(api.FRIEND_CODE, handlers.code, may_write=True),
         bind(api.FRIENDS_SEARCH, handlers.search, may_write=True),
         bind(api.FRIEND_REQUESTS, handlers.requests, may_write=True),
-        bind(api.FRIENDS_LIST, handlers.friends, may_write=True, reads=handlers.friends_reads),
+        bind(api.FRIENDS_LIST, handlers.friends, may_write=True),
         bind(api.FRIENDS_SUGGESTIONS, handlers.suggestions, may_write=True),
         bind(api.FRIEND_BLOCKS, handlers.blocks, may_write=True),
         *sdk_presence.BINDINGS,
@@ -26,5 +25,4 @@ SERVER_AREA = ServerArea(
     schema=schema.SCHEMA,
     migrations=schema.MIGRATIONS,
     sql_ports=sql.SQL_PORTS,
-    read_ahead=READ_AHEAD,
 )

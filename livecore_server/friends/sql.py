@@ -10,7 +10,6 @@ from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Block, FirstFriend, FriendRequest, Friendship
 from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
-from livecore_server.friends.read_ahead import FRIEND_CARDS
 from livecore_server.friends.rows import BLOCK, REQUEST, REQUEST_COLUMNS, pair_key
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
@@ -90,9 +89,6 @@ class SqlFriendGraph(SqlPort):
         )
 
     def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
-        ahead = self.db.ahead(FRIEND_CARDS, player_id)
-        if ahead is not MISSING:
-            return list(cast(list[tuple[datetime, PlayerCard]], ahead))
         # The columns a friend row shows, not the whole player row: parsing whole players (their context
         # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
         rows = self.db.read(

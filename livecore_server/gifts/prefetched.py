@@ -7,7 +7,7 @@ from datetime import datetime
 
 import attrs
 
-from livecore.clock import from_millis, to_millis
+from livecore.clock import to_millis
 from livecore.gifts.rules import Gift, SenderStats
 from livecore_server.storage.read_ahead import Prefetched
 from livecore_server.storage.rows import dt
@@ -17,7 +17,6 @@ from livecore_server.storage.rows import dt
 GIFTS = "gifts"  # (game id, gift id)
 GIFT_KEYS = "gift_keys"  # (sender id, idempotency key): keyed by players, forgotten with a player row
 STATS = "gift_stats"  # (sender id, recipient id)
-COOLDOWNS = "gift_cooldowns"  # sender id: a friends list's (:class:`Cooldowns`)
 
 
 @attrs.frozen
@@ -46,25 +45,6 @@ def stats_for(stats: Stats, cooldown_since: datetime, day_start: datetime | None
     )
 
 
-@attrs.frozen
-class Cooldowns:
-    """When each recipient of a sender's gifts sent after ``since`` was gifted last, as prefetched."""
-
-    since: int
-    last: dict[str, int]
-
-
-def cooldowns_for(found: Prefetched, sender_id: str, since: datetime) -> dict[str, datetime] | None:
-    """The sender's latest gift to each recipient after ``since``, when what was read ahead tells it: a
-    window starting no earlier than the one read ahead (a later read in the same transaction has a later
-    clock) keeps the latest gifts still inside it. None: read them."""
-    ahead: Cooldowns | None = found.found.get(COOLDOWNS, {}).get(sender_id)
-    start = to_millis(since)
-    if ahead is None or start < ahead.since:
-        return None
-    return {recipient: from_millis(last) for recipient, last in ahead.last.items() if last > start}
-
-
 def gift_stats(
     found: Prefetched,
     sender_id: str,
@@ -78,11 +58,9 @@ def gift_stats(
 
 
 def gift_written(found: Prefetched, gift: Gift) -> None:
-    """A gift row was inserted or updated: forget what its sender's statistics, cooldowns and keys were,
-    and it."""
+    """A gift row was inserted or updated: forget what its sender's statistics and keys were, and it."""
     for kind in (STATS, GIFT_KEYS):
         rows = found.found.get(kind, {})
         for key in [k for k in rows if k[0] == gift.sender_id]:
             del rows[key]
-    found.forget(COOLDOWNS, gift.sender_id)
     found.forget(GIFTS, (gift.game_id, gift.id))

@@ -1,10 +1,8 @@
 """What the gifts area reads ahead of a send or a claim (:data:`READ_AHEAD`, its ``ServerArea``'s), once
 the players are read (:mod:`livecore_server.storage.read_ahead`): a send's friendship, the sender's
 statistics, the gift its key named before and the balance it pays from; a claim's gift with its grant,
-its sender and the recipient's holding of it; a friends list's cooldowns (the sender's latest gift to each
-friend). SQLite reads each write's in one statement (:func:`_sqlite`; a friends list's it reads as it
-runs, in one statement either way); PostgreSQL a group's, in the one round trip of its reads ahead
-(:func:`_postgres`)."""
+its sender and the recipient's holding of it. SQLite reads each write's in one statement
+(:func:`_sqlite`); PostgreSQL a group's, in the one round trip of its reads ahead (:func:`_postgres`)."""
 
 from __future__ import annotations
 
@@ -13,11 +11,10 @@ from typing import Any
 
 from livecore.clock import from_millis, to_millis
 from livecore.friends.rules import Friendship
-from livecore.gifts.reads import GiftClaimReads, GiftCooldownReads, GiftSendReads
+from livecore.gifts.reads import GiftClaimReads, GiftSendReads
 from livecore_server.economy.read_ahead import HOLDINGS, HOLDINGS_OF, holdings_found
 from livecore_server.economy.rows import HOLDING_COLUMNS
-from livecore_server.gifts.prefetched import COOLDOWNS as GIFT_COOLDOWNS
-from livecore_server.gifts.prefetched import GIFT_KEYS, GIFTS, STATS, Cooldowns, Stats
+from livecore_server.gifts.prefetched import GIFT_KEYS, GIFTS, STATS, Stats
 from livecore_server.gifts.rows import GIFT_COLUMNS, GIFT_FROM
 from livecore_server.gifts.sql import GIFT_STATS, GIFT_STATS_OF_ONE
 from livecore_server.grants.rows import GRANT_COLUMNS
@@ -153,12 +150,6 @@ PAIRS = key_read(
     + ") x",
 )
 COSTS = HOLDINGS_OF  # every sender found, with or without a holding of the key
-# The latest gift to each recipient of a sender's gifts in a friends list's cooldown window.
-COOLDOWNS = key_read(
-    "game text, sender text, since bigint",
-    f"SELECT s.id, g.recipient_id, MAX(g.sent_at) FROM {{keys}} {_SENDER}"
-    " JOIN gifts g ON g.sender_id = s.id AND g.sent_at > k.since GROUP BY s.id, g.recipient_id",
-)
 CLAIMS = key_read(
     "game text, gift text",
     f"SELECT {CLAIM_COLUMNS} FROM {{keys}} "
@@ -174,8 +165,6 @@ def _postgres(
     keys = sorted({(*s.sender, s.idempotency_key) for s in sends if s.idempotency_key is not None})
     costs = sorted({(*s.sender, s.cost_key) for s in sends if s.cost_key is not None})
     claims = sorted({(r.game_id, r.gift_id) for r in declared if isinstance(r, GiftClaimReads)})
-    list_windows = {r.sender: to_millis(r.since) for r in declared if isinstance(r, GiftCooldownReads)}
-    cooldowns = sorted((*sender, since) for sender, since in list_windows.items())
     # The pairs of players of one game, each with its window of gift statistics. Without a daily limit
     # nothing is counted: the read stays inside the cooldown window, as gift_stats'.
     windows = {
@@ -189,13 +178,7 @@ def _postgres(
     pairs = [(*k, since, since if day is None else day) for k, (since, day) in sorted(windows.items())]
     statements: list[tuple[str, Sequence[Any]]] = [
         (read.sql, read.keys(rows))
-        for read, rows in (
-            (KEYS, keys),
-            (PAIRS, pairs),
-            (COSTS, costs),
-            (CLAIMS, claims),
-            (COOLDOWNS, cooldowns),
-        )
+        for read, rows in ((KEYS, keys), (PAIRS, pairs), (COSTS, costs), (CLAIMS, claims))
         if rows
     ]
 
@@ -227,20 +210,13 @@ def _postgres(
             found.of(GIFTS).update(dict.fromkeys(claims))
             for row in next(results):
                 claim_found(found, row)
-        if cooldowns:
-            last_gifts = {
-                ids[sender]: Cooldowns(since, {}) for sender, since in list_windows.items() if sender in ids
-            }
-            for sender_id, recipient_id, last in next(results):
-                last_gifts[sender_id].last[recipient_id] = last
-            found.of(GIFT_COOLDOWNS).update(last_gifts)
 
     return statements, found_by
 
 
 #: The gifts area's reads ahead (its ``ServerArea.read_ahead``).
 READ_AHEAD = ReadAhead(
-    reads=(GiftSendReads, GiftClaimReads, GiftCooldownReads),
+    reads=(GiftSendReads, GiftClaimReads),
     tables=frozenset({"gifts", "grants", "holdings", "friendships"}),
     sqlite=_sqlite,
     postgres=_postgres,

@@ -10,7 +10,7 @@ from livecore.clock import from_millis, to_millis
 from livecore.gifts.rules import Gift, GiftListing, SenderStats, SentGifts
 from livecore.grants.rules import GrantStatus
 from livecore.players.rules import Player
-from livecore_server.gifts.prefetched import cooldowns_for, gift_stats, gift_written
+from livecore_server.gifts.prefetched import gift_stats, gift_written
 from livecore_server.gifts.rows import GIFT, GIFT_COLUMNS, GIFT_FROM
 from livecore_server.players.rows import CARD_COLUMNS
 from livecore_server.storage.read_ahead import MISSING
@@ -81,10 +81,6 @@ class SqlGifts(SqlPort):
         return SenderStats(last_to_recipient=dt(last), sent_today=today if day_start is not None else 0)
 
     def cooldowns(self, sender_id: str, since: datetime) -> dict[str, datetime]:
-        prefetched = self.db.prefetched
-        ahead = None if prefetched is None else cooldowns_for(prefetched, sender_id, since)
-        if ahead is not None:
-            return ahead
         rows = self.db.read(
             "SELECT recipient_id, MAX(sent_at) FROM gifts WHERE sender_id = ? AND sent_at > ?"
             " GROUP BY recipient_id",

@@ -141,7 +141,7 @@ class SqlTransaction:
         if table is None or table in self.read_ahead_tables:
             self.prefetched = None
 
-    def ahead(self, kind: str, key: Any) -> Any:
+    def ahead(self, kind: str, key: tuple[str, str]) -> Any:
         """What was read ahead for this port read (it may be None: no such row), or MISSING."""
         prefetched = self.prefetched
         if prefetched is None:

@@ -22,10 +22,9 @@ from livecore.crates.reads import CrateOpenReads
 from livecore.economy.commands import server_adjust
 from livecore.errors import LivecoreError
 from livecore.friends import commands as friends_cmd
-from livecore.friends.reads import FriendsListReads
 from livecore.games import Game, ResourceType
 from livecore.gifts import commands as gifts_cmd
-from livecore.gifts.reads import GiftCooldownReads, GiftSendReads
+from livecore.gifts.reads import GiftSendReads
 from livecore.gifts.rules import Gift, GiftStatus, SenderStats, SendRequest, stats_window
 from livecore.gifts.settings import GIFTING_SETTINGS
 from livecore.guilds.reads import GuildDonateReads
@@ -37,18 +36,8 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore_server.areas import storage
 from livecore_server.crates import read_ahead as crate_reads
-from livecore_server.friends import read_ahead as friend_reads
 from livecore_server.gifts import read_ahead as gift_reads
-from livecore_server.gifts.prefetched import (
-    COOLDOWNS,
-    GIFT_KEYS,
-    STATS,
-    Cooldowns,
-    Stats,
-    cooldowns_for,
-    gift_written,
-    stats_for,
-)
+from livecore_server.gifts.prefetched import GIFT_KEYS, STATS, Stats, gift_written, stats_for
 from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
@@ -67,8 +56,7 @@ DAY = datetime(2026, 3, 2, tzinfo=UTC)
 # livecore_server/players/read_ahead.py), a gift send's
 # (livecore_server/gifts/read_ahead.py), a guild donation's (livecore_server/guilds/read_ahead.py), a crate
 # open's (livecore_server/crates/read_ahead.py; its holdings are a send's), a progress write's
-# (livecore_server/live_events/read_ahead.py), a friends list's (livecore_server/friends/read_ahead.py, and
-# the gifts' cooldowns on its rows).
+# (livecore_server/live_events/read_ahead.py).
 READS_AHEAD = {
     "PLAYERS": player_reads.PLAYERS,
     "IDEMPOTENCY": postgres_prefetch.IDEMPOTENCY,
@@ -78,8 +66,6 @@ READS_AHEAD = {
     "DONATIONS": guild_reads.DONATIONS,
     "CRATES": crate_reads.CRATES,
     "PROGRESS": event_reads.PROGRESS,
-    "CARDS": friend_reads.CARDS,
-    "COOLDOWNS": gift_reads.COOLDOWNS,
 }
 
 
@@ -140,26 +126,11 @@ def test_a_gift_forgets_its_senders_statistics_and_keys_only() -> None:
         found={
             GIFT_KEYS: {("a", "k"): None, ("b", "k"): None},
             STATS: {("a", "r"): _stats(None), ("a", "s"): _stats(None), ("b", "r"): _stats(None)},
-            COOLDOWNS: {"a": Cooldowns(0, {}), "b": Cooldowns(0, {})},
         }
     )
     gift_written(ahead, _gift("a", "k"))
     assert list(ahead.of(GIFT_KEYS)) == [("b", "k")]
     assert list(ahead.of(STATS)) == [("b", "r")]
-    assert list(ahead.of(COOLDOWNS)) == ["b"]
-
-
-def test_prefetched_cooldowns_answer_a_later_window_only() -> None:
-    last = T0 - timedelta(minutes=30)
-    ahead = Prefetched(
-        found={COOLDOWNS: {"a": Cooldowns(to_millis(T0 - timedelta(hours=1)), {"r": to_millis(last)})}}
-    )
-    assert cooldowns_for(ahead, "a", T0 - timedelta(hours=1)) == {"r": last}
-    # The window moved past the latest gift: the friend is off cooldown.
-    assert cooldowns_for(ahead, "a", last) == {}
-    # An earlier window, or a sender not read ahead: read the database.
-    assert cooldowns_for(ahead, "a", T0 - timedelta(hours=2)) is None
-    assert cooldowns_for(ahead, "b", T0) is None
 
 
 # --- On PostgreSQL, through the app ------------------------------------------------------------------
@@ -250,15 +221,11 @@ def _declared(w: _World) -> Reads:
     return Reads(
         players=tuple((GID, n) for n in NAMES),
         idempotency=tuple((SCOPE_KEY, k) for k in KEYS),
-        areas=(
-            *(
-                GiftSendReads((GID, s), (GID, r), "k1", "coins", since, day)
-                for s in NAMES
-                for r in NAMES
-                if s != r
-            ),
-            *(FriendsListReads((GID, n)) for n in NAMES),
-            *(GiftCooldownReads((GID, n), since) for n in NAMES),
+        areas=tuple(
+            GiftSendReads((GID, s), (GID, r), "k1", "coins", since, day)
+            for s in NAMES
+            for r in NAMES
+            if s != r
         ),
     )
 
@@ -286,8 +253,6 @@ def _every_read(tx: PostgresTransaction, w: _World) -> dict[tuple[Any, ...], Any
         read["idempotency", key] = tx.idempotency.get(SCOPE_KEY, key)
     for s in ids:
         read["holding", s] = tx.ledger.holding(s, "coins")
-        read["cards", s] = tx.friends.friend_cards(s)
-        read["cooldowns", s] = tx.gifts.cooldowns(s, since)
         for key in KEYS:
             read["gift key", s, key] = tx.gifts.by_key(s, key)
         for r in ids:
@@ -451,8 +416,6 @@ def test_reads_ahead_are_planned_once() -> None:
             GuildDonateReads(("g", "a"), "r"),
             CrateOpenReads("g", "c", ("g", "a"), ()),
             ProgressReads("g", "t"),
-            FriendsListReads(("g", "a")),
-            GiftCooldownReads(("g", "a"), T0),
         ),
     )
     runs = 20

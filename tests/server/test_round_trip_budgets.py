@@ -4,8 +4,7 @@ answer, pinned (docs/architecture.md, "Round trips").
 On PostgreSQL every statement whose answer a request waits for costs a round trip to the database, and
 while a write waits its locks are held: a round trip is time in which the player's other writes (or, for a
 write that holds its game's lock alone, the game's) wait. A registration, a server grant, a gift sent and
-claimed, an event's progress, a crate opened and a guild donation are the writes games do most; a friends
-list, the read they do most, runs as a write (its player's friend code is made on a first call). Each alone
+claimed, an event's progress, a crate opened and a guild donation are the writes games do most. Each alone
 here, its round trips counted as the bench counts them (:mod:`livecore_server.storage.postgres_tally`):
 the rate-limit bucket of a key with the default limits (a lease of one token; the ``arcade`` keys' lifted
 limits lease many), the idempotency pre-check outside the transaction, the transaction's locks with its
@@ -49,7 +48,6 @@ BUDGETS = {
     "event_progress": (4, 16),
     "open_crate": (3, 19),
     "guild_donate": (3, 17),
-    "list_friends": (3, 6),
 }
 
 
@@ -111,9 +109,7 @@ async def test_a_server_grant_keeps_its_round_trip_budget(arcade: Arcade) -> Non
     _within("server_grant", tally)
 
 
-async def test_sending_and_claiming_a_gift_and_the_friends_list_keep_their_round_trip_budgets(
-    arcade: Arcade,
-) -> None:
+async def test_sending_and_claiming_a_gift_keep_their_round_trip_budgets(arcade: Arcade) -> None:
     world = arcade.world
     secrets = {name: await world.register(name) for name in ("ann", "bob", "cy")}
 
@@ -168,11 +164,6 @@ async def test_sending_and_claiming_a_gift_and_the_friends_list_keep_their_round
         headers={"Idempotency-Key": "claim-1"},
     )
     _within("claim_gift", claimed)
-    # Ann's friend rows, with Bob's on cooldown from her gift: the cards and the cooldowns are read ahead.
-    listed, body = await _count(world, "GET", f"{P}/ann/friends", key="test-client", secret=secrets["ann"])
-    (bob,) = body["data"]["friends"]
-    assert bob["giftCooldownUntil"] is not None
-    _within("list_friends", listed)
 
 
 async def test_an_event_progress_keeps_its_round_trip_budget(arcade: Arcade) -> None:
