@@ -109,6 +109,9 @@ def bench_command(options: argparse.Namespace, json_path: Path) -> list[str]:
     command += ["--slice", str(options.slice), "--warmup", str(options.warmup)]
     command += ["--connections", str(options.connections)]
     command += ["--db", options.db, "--processes", str(options.processes)]
+    command += ["--games", str(options.games), "--db-latency-ms", str(options.db_latency_ms)]
+    if options.db_pool is not None:
+        command += ["--db-pool", str(options.db_pool)]
     for name in options.scenario:
         command += ["--scenario", name]
     return command
@@ -236,6 +239,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--processes", type=int, default=1, help="server processes (default 1; more need postgres)"
+    )
+    p.add_argument("--db-pool", type=int, metavar="N", help="PostgreSQL connections per server process")
+    p.add_argument("--games", type=int, default=1, help="copies of the bench game the load spreads over")
+    p.add_argument(
+        "--db-latency-ms", type=float, default=0, help="delay of each PostgreSQL round trip (default 0)"
     )
     p.add_argument("--json", type=Path, metavar="PATH", help="write the summary and every round's JSON here")
     return p

@@ -141,6 +141,58 @@ register(
 )
 
 
+# --- Wallet -------------------------------------------------------------------------------------
+
+SPENDERS = 200  # players spending their own coins, one at random per request
+
+
+def _spenders(ctx: BenchContext) -> None:
+    """``SPENDERS`` players (this game's share), each credited more coins than a run spends."""
+    names = [f"bench-spender-{i}" for i in range(ctx.share(SPENDERS))]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    ctx.call_many(
+        SetupCall(
+            "POST",
+            f"/server/v1/players/{name}/wallet/coins/credit",
+            key="server_key",
+            json={"amount": 1_000_000_000, "idempotencyKey": f"{name}-coins"},
+        )
+        for name in names
+    )
+    secrets = [r["data"]["playerSecret"] for r in registered]
+    ctx.vars["spenders"] = ",".join(f"{n}:{s}" for n, s in zip(names, secrets, strict=True))
+
+
+SPEND_LUA = """
+local spenders = {}
+for name, secret in string.gmatch(vars.spenders, "([^,:]+):([^,:]+)") do
+   table.insert(spenders, {name = name, secret = secret})
+end
+request = function()
+   local p = spenders[math.random(#spenders)]
+   wrk.headers["X-Player-Secret"] = p.secret
+   wrk.headers["Idempotency-Key"] = unique_id()
+   return wrk.format("POST", "/sdk/v1/players/" .. p.name .. "/wallet/coins/debit", nil, '{"amount": 1}')
+end
+"""
+
+register(
+    Scenario(
+        name="client_spend",
+        many_games=True,
+        method="POST",
+        path="/sdk/v1/players/bench-spender-0/wallet/coins/debit",
+        headers={**client_auth(), "Content-Type": "application/json"},
+        lua=SPEND_LUA,
+        setup=_spenders,
+        target_ratio=0.10,
+        description=f"A player's own coin debit, for one of {SPENDERS} players at random.",
+    )
+)
+
+
 # --- Grants ------------------------------------------------------------------------------------
 
 GRANT_ENTRIES = (

@@ -250,6 +250,18 @@ def test_the_alternate_runner_measures_both_sides_in_one_table(
     assert "| sdk_register | before |" in table and "| sdk_register | after |" in table
 
 
+def test_the_alternate_runner_passes_the_games_latency_and_pool_through(tmp_path: Path) -> None:
+    options = alternate.parser().parse_args(
+        ["--before", "HEAD", "--db", "postgres", "--games", "8", "--db-latency-ms", "0.5", "--db-pool", "4"]
+    )
+    command = alternate.bench_command(options, tmp_path / "run.json")
+    for option, value in (("--games", "8"), ("--db-latency-ms", "0.5"), ("--db-pool", "4")):
+        assert command[command.index(option) + 1] == value
+    assert "--db-pool" not in alternate.bench_command(
+        alternate.parser().parse_args(["--before", "HEAD"]), tmp_path / "run.json"
+    )
+
+
 def test_a_side_names_an_existing_ref() -> None:
     with pytest.raises(alternate.AlternateError):
         alternate.resolve("no-such-ref-anywhere")

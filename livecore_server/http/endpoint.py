@@ -119,7 +119,9 @@ def bind(
     reads: DeclaredReads | None = None,
     concurrency: Concurrency = Concurrency.QUEUED,
 ) -> Binding:
-    if concurrency is Concurrency.PLAYERS and reads is None:
+    # A route whose path names its player declares it (``_reads``); a write of other players too
+    # declares them.
+    if concurrency is Concurrency.PLAYERS and reads is None and "{externalId}" not in route.path:
         raise ValueError(f"{route.name}: a write of its players declares them (reads=...)")
     return Binding(route, handler, may_write=may_write, reads=reads, concurrency=concurrency)
 

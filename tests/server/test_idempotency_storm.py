@@ -1,8 +1,8 @@
 """Exactly once under concurrency (docs/reference/conventions.md#idempotency, docs/architecture.md,
 "Concurrency"): three ``livecore-server serve`` processes on one PostgreSQL database take the same write
 under one idempotency key at once, on every route that runs beside its game's other writes (register,
-server grant, gift send, gift claim, crate open), and apply it once: one row, one ledger entry, and every
-other answer the replay of the first's. The same holds with a key and its rotated successor mixed (the
+server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit), and apply
+it once: one row, one ledger entry, and every other answer the replay of the first's. The same holds with a key and its rotated successor mixed (the
 successor's requests are another credential's: 409, never applied), and for the typed client's own
 retries beside a first attempt that waits for its game.
 
@@ -242,6 +242,25 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
             )
         )
         assert await s.balance(opener) == 50
+
+        # The server's wallet credit, then the player's own debit.
+        payer = f"w{t}"
+        await s.register(payer)
+        once(await s.storm(f"/server/v1/players/{payer}/wallet/gold/credit", {"amount": 12}, idem=f"cr-{t}"))
+        once(
+            await s.storm(
+                f"/sdk/v1/players/{payer}/wallet/gold/debit",
+                {"amount": 5},
+                idem=f"db-{t}",
+                key="client",
+                who=payer,
+            )
+        )
+        assert await s.balance(payer) == 7
+        assert s.rows(
+            "SELECT count(*) FROM ledger l JOIN players p ON p.id = l.player_id WHERE p.external_id = %s",
+            (payer,),
+        ) == [(2,)]
 
 
 async def test_a_key_and_its_rotated_successor_sent_at_once_grant_once(storm: Storm) -> None:
