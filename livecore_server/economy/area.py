@@ -13,17 +13,15 @@ from livecore_server.economy.report import REPORT
 from livecore_server.http.endpoint import bind
 from livecore_server.storage.concurrency import Concurrency
 
-PLAYERS = Concurrency.PLAYERS
-
 SERVER_AREA = ServerArea(
     AREA,
     bindings=(
-        bind(api.SDK_WALLET_DEBIT, handlers.debit, concurrency=PLAYERS),
-        bind(api.SDK_INVENTORY_CONSUME, handlers.consume, concurrency=PLAYERS),
-        bind(api.SERVER_WALLET_CREDIT, handlers.credit_wallet, concurrency=PLAYERS),
-        bind(api.SERVER_WALLET_DEBIT, handlers.debit_wallet, concurrency=PLAYERS),
-        bind(api.SERVER_INVENTORY_GRANT, handlers.grant_items, concurrency=PLAYERS),
-        bind(api.SERVER_INVENTORY_REVOKE, handlers.revoke_items, concurrency=PLAYERS),
+        bind(api.SDK_WALLET_DEBIT, handlers.debit, concurrency=Concurrency.PLAYERS),
+        bind(api.SDK_INVENTORY_CONSUME, handlers.consume, concurrency=Concurrency.PLAYERS),
+        bind(api.SERVER_WALLET_CREDIT, handlers.credit_wallet, concurrency=Concurrency.PLAYERS),
+        bind(api.SERVER_WALLET_DEBIT, handlers.debit_wallet, concurrency=Concurrency.PLAYERS),
+        bind(api.SERVER_INVENTORY_GRANT, handlers.grant_items, concurrency=Concurrency.PLAYERS),
+        bind(api.SERVER_INVENTORY_REVOKE, handlers.revoke_items, concurrency=Concurrency.PLAYERS),
     ),
     report=REPORT,
     schema=schema.SCHEMA,

@@ -2,9 +2,9 @@
 "Concurrency"): three ``livecore-server serve`` processes on one PostgreSQL database take the same write
 under one idempotency key at once, on every route that runs beside its game's other writes (register,
 server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit), and apply
-it once: one row, one ledger entry, and every other answer the replay of the first's. The same holds with a key and its rotated successor mixed (the
-successor's requests are another credential's: 409, never applied), and for the typed client's own
-retries beside a first attempt that waits for its game.
+it once: one row, one ledger entry, and every other answer the replay of the first's. The same holds with
+a key and its rotated successor mixed (the successor's requests are another credential's: 409, never
+applied), and for the typed client's own retries beside a first attempt that waits for its game.
 
 Each scenario runs ``LIVECORE_STORM_TRIALS`` times (2 unless told; the figures in docs/architecture.md
 were measured with 25)."""

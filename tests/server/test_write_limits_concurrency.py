@@ -1,26 +1,26 @@
-"""Every per-player limit holds under many writers at once, through the real app on SQLite and on
-PostgreSQL, where two apps share one database as two server processes would (tests/server/limits_support.py)
-and requests alternate between them.
+"""Every per-player limit holds under many writers at once, through the real app on SQLite and on PostgreSQL,
+where two apps share one database as two server processes would (tests/server/limits_support.py) and requests
+alternate between them.
 
-What is raced, each by 2 to 40 requests in flight together: debits of one balance, by the server and by
-the player (docs/reference/economy.md#the-ledger: never below zero); gift sends past the daily limit
-(docs/reference/gifts.md#sending: 409 ``gift_limit_reached``); one gift claimed by its gift and by its
-grant (409 ``gift_already_claimed``, one credit); donations to one help request, and one donor's
-donations past its balance (DECISIONS 12: 409 ``help_request_closed``, ``insufficient_balance``); one crate
-opened many times (DECISIONS 13: 409 ``grant_already_claimed``, its contents granted once); starts of an
-event past its maximum attempts (DECISIONS 8: 409 ``attempt_in_progress``, ``max_attempts_reached``, the
-entry cost charged once an attempt). Each test asserts the exact count of successes and of each refusal
-code, and the stored state: balances, ledger entries, gifts, grants, donations, attempts, events.
+What is raced, each by 2 to 40 requests in flight together: debits of one balance, by the server and by the
+player (docs/reference/economy.md#the-ledger: never below zero); gift sends past the daily limit
+(docs/reference/gifts.md#sending: 409 ``gift_limit_reached``); one gift claimed by its gift and by its grant
+(409 ``gift_already_claimed``, one credit); donations to one help request, and one donor's donations past its
+balance (DECISIONS 12: 409 ``help_request_closed``, ``insufficient_balance``); one purchase's transaction id
+reported by two players (docs/reference/economy.md#purchases: tracked once, 409 ``idempotency_conflict`` to
+the other); one crate opened many times (DECISIONS 13: 409 ``grant_already_claimed``, its contents granted
+once); starts of an event past its maximum attempts (DECISIONS 8: 409 ``attempt_in_progress``,
+``max_attempts_reached``, the entry cost charged once an attempt). Each test asserts the exact count of
+successes and of each refusal code, and the stored state: balances, ledger entries, gifts, grants, donations,
+attempts, events.
 
-Why: a game's writes on PostgreSQL need not wait for each other, within a process or across processes,
-unless they touch the same player, gift, help request or grant; these races are where a write that read
-before another committed could pass a limit. A store that runs a game's writes one at a time passes them
-trivially; one that runs them at once must still pass them. The last test races writers on different
-players only and asserts that none of them failed or ran again on PostgreSQL (the store's
-``write_counts.retried``): waiting on each other is only for writes that share a row. Each PostgreSQL
-test reports its stores' writes and retries (by exception class): printed (``-s``, ``-rP``) and a
-``retried`` user property of its report.
-"""
+Why: a game's writes on PostgreSQL need not wait for each other, within a process or across processes, unless
+they touch the same player, gift, help request or grant; these races are where a write that read before
+another committed could pass a limit. A store that runs a game's writes one at a time passes them trivially;
+one that runs them at once must still pass them. The last test races writers on different players only and
+asserts that none of them failed or ran again on PostgreSQL (the store's ``write_counts.retried``): waiting on
+each other is only for writes that share a row. Each PostgreSQL test reports its stores' writes and retries
+(by exception class): printed (``-s``, ``-rP``) and a ``retried`` user property of its report."""
 
 from __future__ import annotations
 
@@ -102,6 +102,41 @@ async def test_concurrent_debits_of_one_balance_never_overdraw(
     assert sorted(a[1]["data"]["balance"] for a in ann if a[0] == 200) == sorted(
         e.balance_after for e in debits
     )
+
+
+# --- purchases ------------------------------------------------------------------------------------------
+
+
+def purchase(transaction_id: str) -> dict[str, Any]:
+    return {
+        "transactionId": transaction_id,
+        "store": "apple",
+        "productId": "gems_100",
+        "productType": "consumable",
+        "amountMinor": 499,
+        "currency": "USD",
+    }
+
+
+async def test_one_transaction_id_reported_by_two_players_at_once_is_tracked_once(vault: Vault) -> None:
+    await registered(vault, "ann", "bob")
+    body = purchase("tx-race")
+    anns = [vault.sdk("POST", "ann", "/purchases", body) for _ in range(10)]
+    bobs = [vault.server("POST", "/players/bob/purchases", body, idem=idem()) for _ in range(10)]
+    answers = await asyncio.gather(*anns, *bobs)
+
+    ((tracked_for,),) = vault.world.rows(
+        "SELECT p.external_id FROM purchases u JOIN players p ON p.id = u.player_id"
+        " WHERE u.transaction_id = 'tx-race'",
+        (),
+    )
+    won, lost = (answers[:10], answers[10:]) if tracked_for == "ann" else (answers[10:], answers[:10])
+    # The player who tracked it first gets it once and replays after; the other, the conflict.
+    assert tally(won) == {(200, "ok"): 10}
+    assert Counter(a[2].get("Idempotent-Replay") for a in won) == {None: 1, "true": 9}
+    assert tally(lost) == {(409, "idempotency_conflict"): 10}
+    assert len(vault.events("purchase.tracked")) == 1
+    assert {a[1]["data"]["purchaseCount"] for a in won} == {1}
 
 
 # --- gifts ----------------------------------------------------------------------------------------------
