@@ -30,15 +30,21 @@ class AreaReads(Protocol):
 
 @attrs.frozen
 class Reads:
-    """The reads one write declares; a group of writes reads the union of theirs."""
+    """The reads one write declares; a group of writes reads the union of theirs. ``alone``: the write
+    changes rows of its game that other players' writes change too (a team's score, a lobby), which no
+    player's lock holds, so a write that otherwise runs beside its game's others holds its game alone."""
 
     players: tuple[PlayerKey, ...] = ()
     idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
     areas: tuple[AreaReads, ...] = ()
+    alone: bool = False
 
     def __add__(self, other: Reads) -> Reads:
         return Reads(
-            self.players + other.players, self.idempotency + other.idempotency, self.areas + other.areas
+            self.players + other.players,
+            self.idempotency + other.idempotency,
+            self.areas + other.areas,
+            self.alone or other.alone,
         )
 
 

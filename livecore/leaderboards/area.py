@@ -18,6 +18,8 @@ from livecore.leaderboards.store import HasLeaderboards
 from livecore.limits import PAGE
 from livecore.live_events import boards
 from livecore.live_events.commands.attempts import FINISH
+from livecore.live_events.commands.steps import SHARED_ROWS
+from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
@@ -52,10 +54,15 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     }
 
 
+def _feeds(event: EventSettings) -> bool:
+    """An event that feeds shared boards writes their entries, periods and divisions as attempts finish."""
+    return bool(event.feeds)
+
+
 AREA = Area(
     name="leaderboards",
     # An event's attempts feed the shared boards it lists.
-    contributes=(FINISH(feed),),
+    contributes=(FINISH(feed), SHARED_ROWS(_feeds)),
     manifest=(LEADERBOARDS,),
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",

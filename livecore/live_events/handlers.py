@@ -13,8 +13,9 @@ from livecore.live_events import api
 from livecore.live_events.commands import boards
 from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.live_events import LiveEventsTx
-from livecore.live_events.commands.steps import Held
+from livecore.live_events.commands.steps import Held, shares_rows
 from livecore.live_events.reads import ProgressReads
+from livecore.live_events.settings import EVENT_SETTINGS
 from livecore.players.actor import player_of, sent_player
 
 
@@ -60,12 +61,17 @@ def progress(request: Request[api.ProgressRequest, None], tx: LiveEventsTx) -> a
 
 
 def progress_reads(request: Request[api.ProgressRequest, None], tx: LiveEventsTx) -> Reads:
+    """The attempt, its window, board and entry; and whether the write changes rows other players share
+    (its game held alone), as the event's settings in the manifest say (an unknown event: as if it did)."""
     attempt_id = request.params["attemptId"]
     # A malformed id names no attempt: the write answers its 404 without reading (and a NUL never reaches
     # PostgreSQL's text).
     if ID.problem(attempt_id) is not None:
         return Reads()
-    return Reads(areas=(ProgressReads(request.scope.game_id, attempt_id),))
+    game = tx.games.get(request.scope.game_id)
+    event = None if game is None else game.settings.of(EVENT_SETTINGS).get(request.params["eventKey"])
+    alone = event is None or shares_rows(request.rt, event)
+    return Reads(areas=(ProgressReads(request.scope.game_id, attempt_id),), alone=alone)
 
 
 def read_board(request: Request[None, api.BoardQuery], tx: boards.ReadTx) -> api.BoardResponse:

@@ -7,7 +7,8 @@ from functools import partial
 from livecore.area import Area
 from livecore.commands import Runtime
 from livecore.live_events.commands.boards import ROOM_ROWS
-from livecore.live_events.commands.steps import CLOSE, PROGRESS, START
+from livecore.live_events.commands.steps import CLOSE, PROGRESS, SHARED_ROWS, START
+from livecore.live_events.settings import EventSettings
 from livecore.lobbies import api, samples, webhooks
 from livecore.lobbies.boards import lobby_rows
 from livecore.lobbies.commands import (
@@ -24,6 +25,7 @@ from livecore.lobbies.manifest import LOBBY, SUDDEN_DEATH
 from livecore.lobbies.memory import LobbyTables, MemoryLobbies
 from livecore.lobbies.rules import BOT_ID_PREFIX, LOBBY_ID_PREFIX
 from livecore.lobbies.season import SEASON
+from livecore.lobbies.settings import LOBBY_SETTINGS
 from livecore.lobbies.store import HasLobbies
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, once
@@ -48,11 +50,22 @@ def _move_records(tx: HasLobbies, rt: Runtime, scope: Scope, player: Player, to:
     tx.lobbies.reassign(player.id, to)
 
 
+def _in_lobbies(event: EventSettings) -> bool:
+    """A lobby event's progress may end its lobby's session, freezing the other players' attempts."""
+    return event.of(LOBBY_SETTINGS) is not None
+
+
 AREA = Area(
     name="lobbies",
     # On live events: a lobby event's start takes a seat, a progress write may end the lobby's session, the
     # window's close closes its lobbies, and a lobby's board shows its bots.
-    contributes=(START(seat_start), PROGRESS(after_progress), CLOSE(close_lobbies), ROOM_ROWS(lobby_rows)),
+    contributes=(
+        START(seat_start),
+        PROGRESS(after_progress),
+        CLOSE(close_lobbies),
+        ROOM_ROWS(lobby_rows),
+        SHARED_ROWS(_in_lobbies),
+    ),
     manifest=(LOBBY, SUDDEN_DEATH),
     summary="Lobbies: matchmaking within an event window, bots, fill deadlines, sudden death.",
     page="events",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from livecore.area import Area
 from livecore.commands import Runtime
-from livecore.live_events.commands.steps import CLOSE, SCORE
+from livecore.live_events.commands.steps import CLOSE, SCORE, SHARED_ROWS
+from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.teams import api, samples, webhooks
@@ -15,6 +16,7 @@ from livecore.teams.manifest import TEAMS
 from livecore.teams.memory import MemoryTeams, TeamTables
 from livecore.teams.rules import INVITE_ID_PREFIX, TEAM_ID_PREFIX, TEAM_SEAT_ID_PREFIX
 from livecore.teams.season import SEASON
+from livecore.teams.settings import TEAM_SETTINGS
 from livecore.teams.store import HasTeams
 
 
@@ -24,10 +26,15 @@ def _move_records(tx: HasTeams, rt: Runtime, scope: Scope, player: Player, to: P
     tx.teams.reassign(player.id, to)
 
 
+def _teamed(event: EventSettings) -> bool:
+    """A team event's progress moves its team's score, which its members' writes share."""
+    return event.of(TEAM_SETTINGS) is not None
+
+
 AREA = Area(
     name="teams",
     # On live events: a member's score moving moves its team's, and the window's close finalizes its teams.
-    contributes=(SCORE(contribute), CLOSE(finalize_teams)),
+    contributes=(SCORE(contribute), CLOSE(finalize_teams), SHARED_ROWS(_teamed)),
     manifest=(TEAMS,),
     summary="Event teams: rosters, partner invites, team scores, milestones and goals.",
     page="events",

@@ -1,6 +1,8 @@
 """The live-event routes the server binds itself (docs/events.md): a start, which plays the core's handler
-(:mod:`livecore.live_events.handlers`) with the country the request's headers or address resolve to, and a
-board's live stream. The others' handlers are the core's."""
+(:mod:`livecore.live_events.handlers`) with the country the request's headers or address resolve to; a
+progress write, which runs beside its game's other writes holding its player (docs/architecture.md,
+"Concurrency") unless its window changes rows other players share; and a board's live stream. The others'
+handlers are the core's."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ import contextlib
 
 from aiohttp import web
 
+from livecore.limits import ID
 from livecore.live_events import api, handlers
 from livecore.live_events.commands.live_events import LiveEventsTx
+from livecore.live_events.commands.steps import shares_rows
 from livecore_server.http.endpoint import API_KEY, RESPONSE_HEADERS, Binding, Call, Reply, bind, bind_stream
 from livecore_server.players.sdk import client_country
+from livecore_server.storage.concurrency import Concurrency
+from livecore_server.storage.server_transaction import ServerTransaction
 
 STREAM_HEADERS = {
     "Content-Type": "text/event-stream",
@@ -24,6 +30,19 @@ STREAM_HEADERS = {
 def start(call: Call[api.StartAttemptRequest | None, None], tx: LiveEventsTx) -> api.AttemptResponse | Reply:
     country = client_country(call.headers, call.remote, call.services.config)
     return handlers.start(call, tx, country=country)
+
+
+def progress(call: Call[api.ProgressRequest, None], tx: ServerTransaction) -> api.ProgressResponse:
+    """The core's progress write. Its declaration read the event's settings from the manifest, but a window
+    keeps the settings it opened with: the attempt's window has the last word on whether the write changes
+    rows other players share (a team's score, a lobby, a shared leaderboard), and then holds its game
+    alone. The attempt and its window were read ahead: this costs no round trip."""
+    attempt_id = call.params["attemptId"]
+    attempt = None if ID.problem(attempt_id) is not None else tx.attempts.get(call.scope.game_id, attempt_id)
+    window = None if attempt is None else tx.windows.get(call.scope.game_id, attempt.window_id)
+    if window is not None and shares_rows(call.rt, window.settings):
+        tx.hold_game_alone()
+    return handlers.progress(call, tx)
 
 
 async def stream_board(call: Call[None, None], request: web.Request) -> web.StreamResponse:
@@ -59,6 +78,6 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
 
 BINDINGS: list[Binding] = [
     bind(api.SDK_START, start),
-    bind(api.SDK_PROGRESS, handlers.progress, reads=handlers.progress_reads),
+    bind(api.SDK_PROGRESS, progress, reads=handlers.progress_reads, concurrency=Concurrency.PLAYERS),
     bind_stream(api.SDK_BOARD_STREAM, stream_board),
 ]

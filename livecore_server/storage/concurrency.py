@@ -18,3 +18,11 @@ class Concurrency(enum.Enum):
     # Nothing but the game's queued writes: it shares the game's lock and holds no other. For a write that
     # only adds rows of its own (a grant for a player) and decides on nothing another write changes.
     SHARED = "shared"
+
+
+class GameAloneNeeded(Exception):
+    """A write running beside its game's others found, as it ran, that it changes rows they share
+    (:meth:`~livecore_server.storage.sqlport.SqlTransaction.hold_game_alone`): its transaction is rolled
+    back, and it runs again holding its game alone. Its declaration (``Reads.alone``) is read from the
+    game's manifest before the write reads anything; what the write then finds (a live-event window keeps
+    the settings it opened with) has the last word."""

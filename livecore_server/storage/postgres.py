@@ -50,7 +50,7 @@ from livecore.areas import remembered, remembered_on
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
-from livecore_server.storage.concurrency import Concurrency
+from livecore_server.storage.concurrency import Concurrency, GameAloneNeeded
 from livecore_server.storage.history import to_run
 from livecore_server.storage.postgres_bridge import (
     BridgedConnection,
@@ -588,13 +588,16 @@ class PostgresStore:
         and whether it emitted events. ``reads``: what ``fn`` will read, read ahead in one round trip;
         ``concurrency``: what else of ``queue`` it waits for (:meth:`run_async`)."""
         concurrent = concurrency is not Concurrency.QUEUED and write and queue is not None
+        alone = False  # a run found it needs its game alone: the runs after hold it
         for attempt in range(self.attempts):
             try:
                 if concurrent:
                     assert queue is not None
                     with self.transaction(row_locked=True) as tx:
                         declared = None if reads is None else _declared(reads, tx)
-                        _lock(tx, queue, declared, concurrency)
+                        if alone and declared is not None:
+                            declared = attrs.evolve(declared, alone=True)
+                        tx.alone = _lock(tx, queue, declared, concurrency)
                         if declared is not None:
                             tx.prefetch(declared)
                         result = fn(tx)
@@ -607,11 +610,14 @@ class PostgresStore:
                 if write:
                     self.write_counts.committed += 1
                 return result, tx.emitted
-            except RETRYABLE as exc:
+            except (*RETRYABLE, GameAloneNeeded) as exc:
                 if write:
                     self.write_counts.retried[type(exc).__name__] += 1
                 if attempt == self.attempts - 1:
                     raise
+                if isinstance(exc, GameAloneNeeded):
+                    alone = True
+                    continue  # no race lost: nothing to back off from
                 # Jittered backoff, so two losers of the same race do not meet again.
                 pause(random.uniform(0.5, 1.5) * 0.001 * 2**attempt)
         raise AssertionError("unreachable")
@@ -783,14 +789,16 @@ def _declared(reads: Callable[[PostgresTransaction], Reads], tx: PostgresTransac
         return None
 
 
-def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> None:
+def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> bool:
     """A concurrent write's locks, before it reads anything it decides on: its game's shared, its
     idempotency key's and (``PLAYERS``) each of its players', in one sorted order for every write (so two
     of them never wait for each other in a circle), sent with the reads ahead that follow. A write whose
-    declaration failed holds the game's lock alone: it could not name its key or its players."""
-    if declared is None:
+    declaration failed holds the game's lock alone: it could not name its key or its players; so does one
+    that declares it changes rows its game's other writes share (``Reads.alone``). Whether it holds the
+    game alone."""
+    if declared is None or declared.alone:
         tx.send(HOLD_QUEUE, (queue,))
-        return
+        return True
     tx.send(SHARE_QUEUE, (queue,))
     names = [idempotency_lock(scope, key) for scope, key in declared.idempotency]
     if concurrency is Concurrency.PLAYERS:
@@ -798,6 +806,7 @@ def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurren
         names += [player_lock(game_id, external_id) for game_id, external_id in players]
     for name in sorted(names):
         tx.send(LOCK_ROW, (name,))
+    return False
 
 
 def _end_implicit_transaction(pipeline: Pipeline) -> None:

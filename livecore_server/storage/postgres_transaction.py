@@ -175,6 +175,15 @@ class PostgresTransaction(SqlTransaction, Served):
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.notify(BOARDS_CHANNEL, board_change_payload(board_id, version, player_id))
 
+    def board_moved(self, board_id: str, player_id: str | None) -> None:
+        # The payload of board_change_payload, built from the row as this transaction left it: no round
+        # trip to read the version back.
+        self.send_held()
+        self._send(
+            "SELECT pg_notify(?, b.id || ' ' || b.version || ' ' || ?) FROM boards b WHERE b.id = ?",
+            (BOARDS_CHANNEL, player_id or "", board_id),
+        )
+
     def config_changed(self, what: str) -> None:
         super().config_changed(what)
         self.config_changes.append(what)

@@ -48,3 +48,7 @@ class ServerTransaction(Transaction, Protocol):
     def sealed(self) -> SqlSealed: ...
     @property
     def ports(self) -> Ports: ...
+
+    def hold_game_alone(self) -> None:
+        """The write changes rows of its game other players' writes share: unless it holds its game alone,
+        it stops here and runs again holding it (:class:`.concurrency.GameAloneNeeded`)."""

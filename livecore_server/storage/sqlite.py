@@ -537,6 +537,10 @@ class SqliteTransaction(SqlTransaction, Served):
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         self.board_changes.append((board_id, version, player_id))
 
+    def board_moved(self, board_id: str, player_id: str | None) -> None:
+        (version,) = self.read("SELECT version FROM boards WHERE id = ?", (board_id,)).fetchone()
+        self.board_changed(board_id, int(version), player_id)
+
     def skip_locked(self, of: str | None = None) -> str:
         return ""  # one writer at a time (BEGIN IMMEDIATE): nothing to lock or skip
 

@@ -23,6 +23,7 @@ import attrs
 
 from livecore.area import Ports
 from livecore.games import Game
+from livecore_server.storage.concurrency import GameAloneNeeded
 from livecore_server.storage.read_ahead import MISSING, Prefetched
 from livecore_server.storage.schema import SQLITE, Dialect
 
@@ -132,6 +133,15 @@ class SqlTransaction:
     # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
     prefetched: Prefetched | None = None
     _exact_write: bool = False
+    # Whether the transaction holds its game alone, or no game's lock at all: False only for a write that
+    # runs beside its game's others on PostgreSQL (SQLite runs one write at a time).
+    alone: bool = True
+
+    def hold_game_alone(self) -> None:
+        """The write changes rows of its game other players' writes share: unless it holds its game alone,
+        it stops here and runs again holding it (:class:`.concurrency.GameAloneNeeded`)."""
+        if not self.alone:
+            raise GameAloneNeeded()
 
     def forget(self, table: str | None) -> None:
         """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
@@ -196,6 +206,11 @@ class SqlTransaction:
         process does once this commits (a NOTIFY), this one again (a copy read meanwhile is the old one)."""
         for listener in self.config_listeners:
             listener(what)
+
+    def board_moved(self, board_id: str, player_id: str | None) -> None:
+        """:meth:`board_changed`, at the version the board's row holds now in this transaction (a write
+        that counted it up in the database, holding the row until it commits)."""
+        raise NotImplementedError
 
     def board_changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The board reached ``version`` (``player_id``: whose entry moved): the store's board listeners

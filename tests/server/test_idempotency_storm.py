@@ -1,10 +1,11 @@
 """Exactly once under concurrency (docs/reference/conventions.md#idempotency, docs/architecture.md,
 "Concurrency"): three ``livecore-server serve`` processes on one PostgreSQL database take the same write
 under one idempotency key at once, on every route that runs beside its game's other writes (register,
-server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit), and apply
-it once: one row, one ledger entry, and every other answer the replay of the first's. The same holds with
-a key and its rotated successor mixed (the successor's requests are another credential's: 409, never
-applied), and for the typed client's own retries beside a first attempt that waits for its game.
+server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit, an event's
+progress), and apply it once: one row, one ledger entry, and every other answer the replay of the first's.
+The same holds with a key and its rotated successor mixed (the successor's requests are another
+credential's: 409, never applied), and for the typed client's own retries beside a first attempt that
+waits for its game.
 
 Each scenario runs ``LIVECORE_STORM_TRIALS`` times (2 unless told; the figures in docs/architecture.md
 were measured with 25)."""
@@ -44,6 +45,18 @@ DB_POOL = 4  # each process's connections (test_scale_out._serve)
 CRATE = """
 [games.arena.crates.chest]
 table = [{ weight = 1, rewards = [{ type = "currency", key = "gold", amount = 50 }] }]
+
+[games.arena.events.marathon]
+name = "Marathon"
+starts_at = "2026-01-01T00:00:00Z"
+window_seconds = 315360000
+attempt_seconds = 315360000
+score_metric = "score"
+
+[[games.arena.events.marathon.milestones]]
+key = "halfway"
+threshold = 50
+rewards = [{ type = "currency", key = "gold", amount = 3 }]
 """
 
 
@@ -64,10 +77,18 @@ class Storm:
         return _rows(self.url, query, params)
 
     def post(
-        self, i: int, path: str, body: Any = None, *, key: str, idem: str, who: str | None = None
+        self,
+        i: int,
+        path: str,
+        body: Any = None,
+        *,
+        key: str,
+        idem: str,
+        who: str | None = None,
+        in_body: bool = True,
     ) -> Awaitable[httpx.Response]:
         headers = {"Authorization": f"Bearer {key}", "Idempotency-Key": idem}
-        if isinstance(body, dict):
+        if isinstance(body, dict) and in_body:
             body = {**body, "idempotencyKey": idem}  # the body field, on the routes that require it
         if who is not None:
             headers["X-Player-Secret"] = self.secrets[who]
@@ -88,12 +109,23 @@ class Storm:
         return list(await sent)
 
     async def storm(
-        self, path: str, body: Any = None, *, idem: str, key: str = "server", who: str | None = None
+        self,
+        path: str,
+        body: Any = None,
+        *,
+        idem: str,
+        key: str = "server",
+        who: str | None = None,
+        in_body: bool = True,
     ) -> list[httpx.Response]:
-        """The same request ``AT_ONCE`` times at once, round the processes."""
+        """The same request ``AT_ONCE`` times at once, round the processes (``in_body``: its key in the
+        body too, on the routes whose body has the field)."""
         secret = self.keys[key]
         return await self.at_once(
-            [self.post(i, path, body, key=secret, idem=idem, who=who) for i in range(AT_ONCE)]
+            [
+                self.post(i, path, body, key=secret, idem=idem, who=who, in_body=in_body)
+                for i in range(AT_ONCE)
+            ]
         )
 
     async def register(self, name: str) -> None:
@@ -261,6 +293,35 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
             "SELECT count(*) FROM ledger l JOIN players p ON p.id = l.player_id WHERE p.external_id = %s",
             (payer,),
         ) == [(2,)]
+
+        # An event's progress, past a milestone.
+        runner = f"e{t}"
+        await s.register(runner)
+        r = await s.post(
+            0,
+            f"/sdk/v1/players/{runner}/events/marathon/start",
+            key=s.keys["client"],
+            idem=f"go-{t}",
+            who=runner,
+        )
+        assert r.status_code == 201, r.text
+        attempt = r.json()["data"]["attempt"]
+        progressed = once(
+            await s.storm(
+                f"/sdk/v1/players/{runner}/events/marathon/attempts/{attempt['attemptId']}/progress",
+                {"metrics": {"score": 70}},
+                idem=f"run-{t}",
+                key="client",
+                who=runner,
+                in_body=False,
+            )
+        )
+        assert len(progressed["milestonesGranted"]) == 1
+        assert s.rows(
+            "SELECT count(*) FROM grants g JOIN players p ON p.id = g.player_id"
+            " WHERE p.external_id = %s AND g.source_kind = 'event_milestone'",
+            (runner,),
+        ) == [(1,)]
 
 
 async def test_a_key_and_its_rotated_successor_sent_at_once_grant_once(storm: Storm) -> None:

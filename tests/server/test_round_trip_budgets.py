@@ -45,7 +45,7 @@ BUDGETS = {
     "server_grant": (4, 12),
     "send_gift": (4, 17),
     "claim_gift": (4, 17),
-    "event_progress": (4, 16),
+    "event_progress": (4, 17),
     "open_crate": (3, 19),
     "guild_donate": (3, 17),
 }

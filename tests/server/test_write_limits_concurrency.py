@@ -311,6 +311,47 @@ async def test_concurrent_event_starts_never_pass_max_attempts(vault: Vault) -> 
     assert len(vault.events("entry_cost.charged")) == 3 and len(vault.events("event.attempt_started")) == 3
 
 
+async def test_concurrent_progress_on_one_board_takes_one_version_each_and_ranks_exactly(
+    vault: Vault,
+) -> None:
+    """Progress writes of many players on one event board at once, each holding only its player on
+    PostgreSQL: the board's row is counted up by each in turn, so the board ends one version up per
+    better score, its rank pages count every entry, and every rank is the entry's place."""
+    racers = [f"p{i:02d}" for i in range(16)]
+    await registered(vault, *racers)
+    await asyncio.gather(*(vault.credit(r, "gems", 5) for r in racers))
+    started = await asyncio.gather(*(vault.start(r) for r in racers))
+    assert tally(started) == {(201, "ok"): 16}
+    attempts = [a[1]["data"]["attempt"] for a in started]
+    (board_id,) = {a["leaderboardId"] for a in attempts}
+    ((before,),) = vault.world.rows("SELECT version FROM boards WHERE id = ?", (board_id,))
+    scores = [10 * i + 3 for i in range(len(racers))]
+    answers = await asyncio.gather(
+        *(
+            vault.sdk(
+                "POST", r, f"/events/trial/attempts/{a['attemptId']}/progress", {"metrics": {"score": s}}
+            )
+            for r, a, s in zip(racers, attempts, scores, strict=True)
+        )
+    )
+
+    assert tally(answers) == {(200, "ok"): 16}
+    assert vault.world.rows("SELECT version FROM boards WHERE id = ?", (board_id,)) == [(before + 16,)]
+    assert (
+        vault.world.rows("SELECT COUNT(*) FROM board_entries WHERE board_id = ?", (board_id,))
+        == vault.world.rows("SELECT SUM(entries) FROM board_pages WHERE list_id = ?", (board_id,))
+        == [(16,)]
+    )
+    status, body, _ = await vault.world.call(
+        "GET", f"/sdk/v1/event-leaderboards/{board_id}?limit=50", key=vault.api_key(vault.client_key)
+    )
+    assert status == 200, body
+    page = body["data"]
+    best_first = [r for _, r in sorted(zip(scores, racers, strict=True), reverse=True)]
+    assert [(e["rank"], e["externalPlayerId"]) for e in page["entries"]] == list(enumerate(best_first, 1))
+    assert len(vault.events("event.progress_updated")) == 16
+
+
 # --- writers on different players -----------------------------------------------------------------------
 
 

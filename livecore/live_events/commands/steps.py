@@ -10,6 +10,12 @@ its steps where it declares itself, at these points, run in the areas' order:
 - :data:`SCORE`: the player's score in a window moved (a progress write, a force-complete);
 - :data:`PROGRESS`: after a progress write, in its transaction;
 - :data:`CLOSE`: a window closes, after its attempts expired and before its boards are finalized.
+
+An area whose steps change, on a progress write, rows that other players' writes change too (a team's
+score, a lobby and its players' attempts, a shared leaderboard) declares for which events
+(:data:`SHARED_ROWS`): a progress write of such an event holds its game alone on PostgreSQL, where the
+others run beside each other, each holding its player (docs/architecture.md, "Concurrency"). Steps that
+change only the player's own rows and its event board declare nothing.
 """
 
 from __future__ import annotations
@@ -84,10 +90,22 @@ class CloseStep(Protocol):
     def __call__(self, tx: Any, rt: Runtime, scope: Scope, window: Window) -> None: ...
 
 
+class SharesRows(Protocol):
+    """Whether the area's steps change, on a progress write of ``event``, rows other players share."""
+
+    def __call__(self, event: EventSettings) -> bool: ...
+
+
 START: Point[StartStep] = Point("live_events.start")
 SCORE: Point[ScoreStep] = Point("live_events.score")
 PROGRESS: Point[ProgressStep] = Point("live_events.progress")
 CLOSE: Point[CloseStep] = Point("live_events.close")
+SHARED_ROWS: Point[SharesRows] = Point("live_events.shared_rows")
+
+
+def shares_rows(rt: Runtime, event: EventSettings) -> bool:
+    """Whether a progress write of ``event`` changes rows other players share (:data:`SHARED_ROWS`)."""
+    return any(shares(event) for shares in rt.contributions.of(SHARED_ROWS))
 
 
 def seated(
@@ -121,6 +139,7 @@ __all__ = [
     "CLOSE",
     "PROGRESS",
     "SCORE",
+    "SHARED_ROWS",
     "START",
     "CloseStep",
     "Held",
@@ -128,10 +147,12 @@ __all__ = [
     "ProgressStep",
     "Room",
     "ScoreStep",
+    "SharesRows",
     "StartStep",
     "StepsTx",
     "closing",
     "progressed",
     "scored",
     "seated",
+    "shares_rows",
 ]

@@ -28,7 +28,9 @@ class BoardStore(Protocol):
 
     def put_entry(self, board: Board, entry: BoardEntry) -> None:
         """Insert or replace the player's entry and record the board's new version (``board``, already
-        raised); subscribers hear which player's entry moved."""
+        raised: one more than the board as read; a store whose writes of one board run side by side counts
+        it up from the version committed before, which is the same whenever they run one at a time);
+        subscribers hear which player's entry moved."""
         ...
 
     def delete_entry(self, board_id: str, player_id: str) -> None: ...

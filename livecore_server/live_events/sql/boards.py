@@ -171,9 +171,13 @@ class SqlBoards(SqlPort):
             p.forget(BOARDS, (board.game_id, board.id))
 
         with self.db.exactly(forget):
+            # The board's row first, its version counted up by the statement (not ``board.version``, read
+            # before): the row is then held until the write commits, so writes of one board running side by
+            # side (progress writes, each holding only its player) take their versions one after the other,
+            # each reading the rank pages as the one before left them. Only entries change an open board.
+            self.db.write("boards", "UPDATE boards SET version = version + 1 WHERE id = ?", (board.id,))
             PAGES.moved(self.db, board.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))
-            self._set(board)
-        self.db.board_changed(board.id, board.version, entry.player_id)
+        self.db.board_moved(board.id, entry.player_id)
 
     def delete_entry(self, board_id: str, player_id: str) -> None:
         def delete() -> None:
