@@ -46,6 +46,7 @@ BUDGETS = {
     "send_gift": (4, 17),
     "claim_gift": (4, 17),
     "event_progress": (4, 17),
+    "server_debit": (5, 13),
     "open_crate": (3, 19),
     "guild_donate": (3, 17),
 }
@@ -164,6 +165,16 @@ async def test_sending_and_claiming_a_gift_keep_their_round_trip_budgets(arcade:
         headers={"Idempotency-Key": "claim-1"},
     )
     _within("claim_gift", claimed)
+
+
+async def test_a_server_debit_keeps_its_round_trip_budget(arcade: Arcade) -> None:
+    world = arcade.world
+    await world.register("dee")
+    wallet = "/server/v1/players/dee/wallet/coins"
+    await world.call("POST", f"{wallet}/credit", json={"amount": 10, "idempotencyKey": "c1"})
+    await world.call("POST", f"{wallet}/debit", json={"amount": 1, "idempotencyKey": "d0"})  # warm
+    tally, _ = await _count(world, "POST", f"{wallet}/debit", json={"amount": 1, "idempotencyKey": "d1"})
+    _within("server_debit", tally)
 
 
 async def test_an_event_progress_keeps_its_round_trip_budget(arcade: Arcade) -> None:
