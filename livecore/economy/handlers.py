@@ -8,8 +8,10 @@ from typing import Any
 
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
+from livecore.commands.reads import Reads
 from livecore.economy import api
 from livecore.economy.commands import Change, PlayerEconomyTx, client_spend, server_adjust
+from livecore.economy.reads import HoldingReads
 from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
 from livecore.players.actor import player_of
@@ -114,6 +116,28 @@ def debit_wallet(
     request: Request[api.AdjustWalletRequest, None], tx: PlayerEconomyTx
 ) -> api.WalletAdjustResponse:
     return wallet_adjusted(_adjust(request, tx, ResourceType.CURRENCY, request.body.amount, credit=False))
+
+
+def _holding_reads(request: AnyRequest, tx: PlayerEconomyTx, param: str) -> Reads:
+    """The holding the write changes: of the player its path names, of the resource its path names (when
+    the game declares it: another is refused before anything is read)."""
+    game = tx.games.get(request.scope.game_id)
+    key = request.params[param]
+    if game is None or key not in game.settings.resources:
+        return Reads()
+    return Reads(areas=(HoldingReads((game.id, request.external_id), key),))
+
+
+def wallet_reads(request: Request[api.AdjustWalletRequest, None], tx: PlayerEconomyTx) -> Reads:
+    return _holding_reads(request, tx, "economyKey")
+
+
+def item_spend_reads(request: Request[api.SpendItemRequest, None], tx: PlayerEconomyTx) -> Reads:
+    return _holding_reads(request, tx, "itemKey")
+
+
+def item_grant_reads(request: Request[api.AdjustItemRequest, None], tx: PlayerEconomyTx) -> Reads:
+    return _holding_reads(request, tx, "itemKey")
 
 
 HANDLERS: dict[Route, Handler] = {

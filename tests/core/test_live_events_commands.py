@@ -29,6 +29,7 @@ from livecore.hashing import KeyedHasher
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.boards import read_board
+from livecore.live_events.commands.steps import shares_rows
 from livecore.live_events.errors import (
     ATTEMPT_IN_PROGRESS,
     ATTEMPT_NOT_FOUND,
@@ -40,11 +41,13 @@ from livecore.live_events.errors import (
 )
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
+from livecore.lobbies.settings import LOBBY_SETTINGS, LobbySettings
 from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
+from livecore.teams.settings import TEAM_SETTINGS, Formation, TeamSettings
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
 GEMS = Resource("gems", ResourceType.CURRENCY)
@@ -330,3 +333,20 @@ def test_force_complete_takes_an_attempt_in_progress_of_the_scopes_environment(w
     world.run(ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
     code = refusal(world, ev.force_complete, LIVE, attempt.id, score=None, actor_member_id="m", reason=None)
     assert code is ATTEMPT_NOT_IN_PROGRESS
+
+
+# --- which progress writes share rows with other players' (docs/architecture.md, "Concurrency") --------
+
+
+@pytest.mark.parametrize(
+    ("parts", "feeds", "shares"),
+    [
+        ({}, (), False),  # its player's attempt, entry and grants, and its board
+        ({TEAM_SETTINGS: TeamSettings(Formation.PARTNER, 2)}, (), True),  # a team's score
+        ({LOBBY_SETTINGS: LobbySettings(capacity=4, fill_seconds=60)}, (), True),  # a lobby's session
+        ({}, ("weekly",), True),  # a shared leaderboard's period, divisions and pages
+    ],
+)
+def test_a_progress_write_shares_rows_only_where_an_area_declares_it(world, parts, feeds, shares):
+    event = attrs.evolve(EVENT, parts=parts, feeds=feeds)
+    assert shares_rows(world.rt, event) is shares

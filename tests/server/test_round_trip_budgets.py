@@ -46,7 +46,7 @@ BUDGETS = {
     "send_gift": (4, 17),
     "claim_gift": (4, 17),
     "event_progress": (4, 17),
-    "server_debit": (5, 13),
+    "server_debit": (4, 13),
     "open_crate": (3, 19),
     "guild_donate": (3, 17),
 }
