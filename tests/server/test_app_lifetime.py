@@ -13,6 +13,7 @@ from livecore_server.app import DISPATCHER
 from livecore_server.operators.webhooks import send_sample
 from livecore_server.services import SERVICES
 from tests.conftest import apply_test_manifest, make_app, webhook_manifest
+from tests.waiting import until
 
 
 async def test_services_open_with_the_app_and_close_with_it(tmp_path: Path) -> None:
@@ -42,8 +43,17 @@ async def test_a_sample_wakes_the_running_dispatcher(db_url: str) -> None:
         hook = webhook_manifest(hook=("test", "http://127.0.0.1:9/h", '["*"]'))
         hooks = await asyncio.to_thread(apply_test_manifest, services, hook)
         dispatcher = app[DISPATCHER]
-        dispatcher._wake.clear()
+        # Each wake recorded as it comes: the running dispatcher clears its event as it takes a wake,
+        # which it may do before this test looks.
+        woken: list[bool] = []
+        set_wake = dispatcher._wake.set
+
+        def recorded() -> None:
+            woken.append(True)
+            set_wake()
+
+        dispatcher._wake.set = recorded  # type: ignore[method-assign]
         await asyncio.to_thread(send_sample, services, hooks["games"]["space-race"]["webhooks"]["hook"]["id"])
-        assert dispatcher._wake.is_set()
+        await until(lambda: bool(woken), "the sample's commit to wake the dispatcher")
     finally:
         await runner.cleanup()
