@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from livecore.api.request import Handler, Request
 from livecore.api.route import Route
+from livecore.commands.reads import Reads
 from livecore.leaderboards import api, commands
 from livecore.live_events.api import EntryView
 
@@ -35,6 +36,12 @@ def submit_score(
         tx, request.rt, request.scope, request.params["leaderboardKey"], body.external_player_id, body.score
     )
     return api.ScoreResponse(entry=EntryView.of(commands.standing(tx, period, entry, player)))
+
+
+def submit_reads(request: Request[api.SubmitScoreRequest, None], tx: object) -> Reads:
+    """A submission changes its player's entry and tier, and its period's shared rows, which the store
+    holds as it writes them: it declares its player."""
+    return Reads(players=((request.scope.game_id, request.body.external_player_id),))
 
 
 HANDLERS: dict[Route, Handler] = {

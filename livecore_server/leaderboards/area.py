@@ -1,5 +1,5 @@
-"""The leaderboards area's server side: its tables, SQL ports, report part and the one route it answers
-itself, the rollover-now (the others' handlers are the core's, :mod:`livecore.leaderboards.handlers`)."""
+"""The leaderboards area's server side: its tables, SQL ports, report part and the routes it binds itself,
+the rollover-now and the score submission (:mod:`livecore_server.leaderboards.server`)."""
 
 from __future__ import annotations
 

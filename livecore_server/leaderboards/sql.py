@@ -33,6 +33,9 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, division_id = excluded.division_id",
 )
+# A period's row stands for its shared rows (divisions, rank pages): held from the first of them a write
+# reads or changes until it commits.
+HELD_PERIOD = "board_periods"
 SET_TIER = Insert(
     "league_tiers",
     ("game_id", "env", "board_key", "player_id", "tier"),
@@ -61,11 +64,15 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else PERIOD_COLUMNS.of(row)
 
     def insert_period(self, period: BoardPeriod) -> None:
+        # Which period of a board is open is every submitter's to decide: it changes with the game held
+        # alone (once a period; a rollover holds it anyway).
+        self.db.hold_game_alone()
         self.db.insert(PERIOD.insert, PERIOD.params(period))
 
     def update_period(self, period: BoardPeriod) -> None:
-        # A period's record changes by its rollover (and rollover-now ends it early); its board and
-        # settings stay as it opened.
+        # A period's record changes by its rollover (and rollover-now ends it early, and the first score
+        # after its end stops it); its board and settings stay as it opened.
+        self.db.hold_game_alone()
         self.db.write(
             "board_periods",
             "UPDATE board_periods SET status = ?, ends_at = ?, finalized_through = ?, finalized_at = ?"
@@ -134,6 +141,8 @@ class SqlLeaderboards(SqlPort):
         )
 
     def newest_division(self, period_id: str, tier: int) -> Division | None:
+        # Read to place a newcomer, whose place and count every newcomer's write decides on too.
+        self.db.hold(HELD_PERIOD, period_id)
         row = self.db.read(
             f"SELECT {DIVISION_COLUMNS.sql} FROM divisions WHERE period_id = ? AND tier = ?"
             " ORDER BY number DESC LIMIT 1",
@@ -167,6 +176,10 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else SHARED_ENTRY_COLUMNS.of(row)
 
     def put_entry(self, period: BoardPeriod, entry: SharedEntry) -> None:
+        # The rank pages are every submitter's: writes of one period running side by side (each holding
+        # only its player) move its entries one after the other, each reading the pages as the one
+        # before left them.
+        self.db.hold(HELD_PERIOD, period.id)
         key = stored_key(sort_key(period.settings.order, entry))
         row = (entry.period_id, entry.player_id, entry.score, key[0], key[1], entry.division_id)
         PAGES.moved(self.db, period.id, entry.player_id, key, lambda: self.db.insert(PUT_ENTRY, row))

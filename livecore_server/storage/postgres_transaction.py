@@ -163,6 +163,10 @@ class PostgresTransaction(SqlTransaction, Served):
         self.send_held()
         self._send(statement, params)
 
+    def hold(self, table: str, row_id: str) -> None:
+        if not self.alone:  # sent with the next statement waited for, like the locks before it
+            self.send(f"SELECT 1 FROM {table} WHERE id = ? FOR UPDATE", (row_id,))
+
     def notify(self, channel: str, payload: str) -> None:
         """``NOTIFY``, delivered when the transaction commits (never if it rolls back)."""
         self.send_held()

@@ -143,6 +143,11 @@ class SqlTransaction:
         if not self.alone:
             raise GameAloneNeeded()
 
+    def hold(self, table: str, row_id: str) -> None:
+        """Hold row ``row_id`` of ``table``, one that writes running beside each other share (a board's
+        period), until the commit, before reading or changing what it stands for. A write holding its
+        game alone (every write on SQLite) holds it already; PostgreSQL overrides this."""
+
     def forget(self, table: str | None) -> None:
         """A statement is changing ``table`` (None: anything): forget what was read ahead, unless it is a
         table no read ahead reads, or the write forgets exactly what it changes (:meth:`exactly`)."""

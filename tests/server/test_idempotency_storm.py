@@ -2,7 +2,8 @@
 "Concurrency"): three ``livecore-server serve`` processes on one PostgreSQL database take the same write
 under one idempotency key at once, on every route that runs beside its game's other writes (register,
 server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit, an event's
-progress), and apply it once: one row, one ledger entry, and every other answer the replay of the first's.
+progress, a shared leaderboard's score), and apply it once: one row, one ledger entry, and every other
+answer the replay of the first's.
 The same holds with a key and its rotated successor mixed (the successor's requests are another
 credential's: 409, never applied), and for the typed client's own retries beside a first attempt that
 waits for its game.
@@ -57,6 +58,10 @@ score_metric = "score"
 key = "halfway"
 threshold = 50
 rewards = [{ type = "currency", key = "gold", amount = 3 }]
+
+[games.arena.leaderboards.season]
+name = "Season"
+aggregation = "sum"
 """
 
 
@@ -322,6 +327,18 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
             " WHERE p.external_id = %s AND g.source_kind = 'event_milestone'",
             (runner,),
         ) == [(1,)]
+
+        # A score submitted to a shared board whose scores add up.
+        scorer = f"b{t}"
+        await s.register(scorer)
+        score = {"externalPlayerId": scorer, "score": 4}
+        submitted = once(await s.storm("/server/v1/leaderboards/season/scores", score, idem=f"score-{t}"))
+        assert submitted["entry"]["score"] == 4
+        assert s.rows(
+            "SELECT e.score FROM shared_entries e JOIN players p ON p.id = e.player_id"
+            " WHERE p.external_id = %s",
+            (scorer,),
+        ) == [(4,)]
 
 
 async def test_a_key_and_its_rotated_successor_sent_at_once_grant_once(storm: Storm) -> None:

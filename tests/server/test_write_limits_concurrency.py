@@ -12,7 +12,8 @@ the other); one crate opened many times (DECISIONS 13: 409 ``grant_already_claim
 once); starts of an event past its maximum attempts (DECISIONS 8: 409 ``attempt_in_progress``,
 ``max_attempts_reached``, the entry cost charged once an attempt). Each test asserts the exact count of
 successes and of each refusal code, and the stored state: balances, ledger entries, gifts, grants, donations,
-attempts, events.
+attempts, events; and scores submitted to one shared board with divisions by players never seen before
+(docs/leaderboards.md: one period, each player in one division of at most its size).
 
 Why: a game's writes on PostgreSQL need not wait for each other, within a process or across processes, unless
 they touch the same player, gift, help request or grant; these races are where a write that read before
@@ -350,6 +351,38 @@ async def test_concurrent_progress_on_one_board_takes_one_version_each_and_ranks
     best_first = [r for _, r in sorted(zip(scores, racers, strict=True), reverse=True)]
     assert [(e["rank"], e["externalPlayerId"]) for e in page["entries"]] == list(enumerate(best_first, 1))
     assert len(vault.events("event.progress_updated")) == 16
+
+
+async def test_concurrent_submissions_to_one_board_open_one_period_and_place_every_newcomer_once(
+    vault: Vault,
+) -> None:
+    """Three scores each of 16 players never seen before, all at once, to a board with divisions of 3: each
+    holding only its player on PostgreSQL, the first scores race to open the week's period (one opens it,
+    holding its game alone) and to place their players (the period's row held from the newest division to
+    the commit), so there is one period, every player sits in exactly one division, no division holds more
+    than 3, every sum is whole, and the rank pages count every entry."""
+    players = [f"n{i:02d}" for i in range(16)]
+    scores = {p: [i + 1, 10 * (i + 1), 100 * (i + 1)] for i, p in enumerate(players)}
+    answers = await asyncio.gather(*(vault.submit(p, s) for p in players for s in scores[p]))
+
+    assert tally(answers) == {(200, "ok"): 48}
+    periods = vault.world.rows(
+        "SELECT id FROM board_periods WHERE game_id = ? AND board_key = 'weekly'", (vault.id,)
+    )
+    assert len(periods) == 1
+    ((period_id,),) = periods
+    entries = vault.world.rows(
+        "SELECT p.external_id, e.score, e.division_id FROM shared_entries e"
+        " JOIN players p ON p.id = e.player_id WHERE e.period_id = ?",
+        (period_id,),
+    )
+    assert {who: score for who, score, _ in entries} == {p: sum(s) for p, s in scores.items()}
+    placed = Counter(division for _, _, division in entries)
+    divisions = dict(vault.world.rows("SELECT id, members FROM divisions WHERE period_id = ?", (period_id,)))
+    assert divisions == dict(placed)
+    assert sorted(divisions.values()) == [1, 3, 3, 3, 3, 3]
+    paged = vault.world.rows("SELECT SUM(entries) FROM shared_pages WHERE list_id = ?", (period_id,))
+    assert paged == [(16,)]
 
 
 # --- writers on different players -----------------------------------------------------------------------
