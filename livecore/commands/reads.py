@@ -30,14 +30,20 @@ class AreaReads(Protocol):
 
 @attrs.frozen
 class Reads:
-    """The reads one write declares; a group of writes reads the union of theirs. ``alone``: the write
-    changes rows of its game that other players' writes change too (a team's score, a lobby), which no
-    player's lock holds, so a write that otherwise runs beside its game's others holds its game alone."""
+    """The reads one write declares; a group of writes reads the union of theirs.
+
+    - ``rows``: rows other players' writes change too that the write decides on, each a (kind, id) (a
+      guild's help request, whose total every donor's write adds to): a store running writes beside each
+      other holds each of them, as it holds a player, before the write reads anything.
+    - ``alone``: the write changes rows of its game that other players' writes change too (a team's score,
+      a lobby) and that it cannot name before it runs, so a write that otherwise runs beside its game's
+      others holds its game alone."""
 
     players: tuple[PlayerKey, ...] = ()
     idempotency: tuple[tuple[str, str], ...] = ()  # (scope, key)
     areas: tuple[AreaReads, ...] = ()
     alone: bool = False
+    rows: tuple[tuple[str, str], ...] = ()
 
     def __add__(self, other: Reads) -> Reads:
         return Reads(
@@ -45,6 +51,7 @@ class Reads:
             self.idempotency + other.idempotency,
             self.areas + other.areas,
             self.alone or other.alone,
+            self.rows + other.rows,
         )
 
 

@@ -9,7 +9,7 @@ from livecore.api.request import Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.guilds import api, commands
-from livecore.guilds.reads import GuildDonateReads
+from livecore.guilds.reads import HELP_REQUEST_ROW, GuildDonateReads
 from livecore.limits import ID
 from livecore.players.actor import player_of
 
@@ -130,7 +130,11 @@ def donate_reads(request: Request[api.DonateRequest, None], tx: commands.GuildsT
     # reaches PostgreSQL's text).
     if ID.problem(request_id) is not None:
         return Reads()
-    return Reads(areas=(GuildDonateReads((request.scope.game_id, request.external_id), request_id),))
+    # The request's total is every donor's to add to: the write holds it.
+    return Reads(
+        areas=(GuildDonateReads((request.scope.game_id, request.external_id), request_id),),
+        rows=((HELP_REQUEST_ROW, request_id),),
+    )
 
 
 def server_list(request: Request[None, api.GuildListQuery], tx: commands.GuildsTx) -> api.GuildListResponse:

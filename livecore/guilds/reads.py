@@ -7,6 +7,9 @@ import attrs
 
 from livecore.commands.reads import PlayerKey
 
+# The kind of a help request among the rows a write declares it holds (``Reads.rows``).
+HELP_REQUEST_ROW = "guild_help_request"
+
 
 @attrs.frozen
 class GuildDonateReads:

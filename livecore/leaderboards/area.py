@@ -18,8 +18,6 @@ from livecore.leaderboards.store import HasLeaderboards
 from livecore.limits import PAGE
 from livecore.live_events import boards
 from livecore.live_events.commands.attempts import FINISH
-from livecore.live_events.commands.steps import SHARED_ROWS
-from livecore.live_events.settings import EventSettings
 from livecore.players.rules import Player
 from livecore.schedule import Job, Task, until_false
 from livecore.scope import Scope
@@ -54,15 +52,12 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
     }
 
 
-def _feeds(event: EventSettings) -> bool:
-    """An event that feeds shared boards writes their entries, periods and divisions as attempts finish."""
-    return bool(event.feeds)
-
-
 AREA = Area(
     name="leaderboards",
-    # An event's attempts feed the shared boards it lists.
-    contributes=(FINISH(feed), SHARED_ROWS(_feeds)),
+    # An event's attempts feed the shared boards it lists. A feed changes rows other players' writes
+    # change too (a period's divisions and ranks), which the store holds as the write reaches them, so a
+    # progress write that feeds runs beside its game's others (docs/architecture.md, "Concurrency").
+    contributes=(FINISH(feed),),
     manifest=(LEADERBOARDS,),
     summary="Shared leaderboards: periods, divisions and tiers, rollovers, promotions, rank rewards.",
     page="leaderboards",

@@ -33,9 +33,9 @@ PUT_ENTRY = Insert(
     action="DO UPDATE SET score = excluded.score, rank_key = excluded.rank_key,"
     " reached_at = excluded.reached_at, division_id = excluded.division_id",
 )
-# A period's row stands for its shared rows (divisions, rank pages): held from the first of them a write
-# reads or changes until it commits.
-HELD_PERIOD = "board_periods"
+# A period's shared rows (divisions, rank pages), held from the first of them a write reads or changes
+# until it commits (``SqlTransaction.hold``).
+HELD_PERIOD = "board_period"
 SET_TIER = Insert(
     "league_tiers",
     ("game_id", "env", "board_key", "player_id", "tier"),
@@ -64,15 +64,14 @@ class SqlLeaderboards(SqlPort):
         return None if row is None else PERIOD_COLUMNS.of(row)
 
     def insert_period(self, period: BoardPeriod) -> None:
-        # Which period of a board is open is every submitter's to decide: it changes with the game held
-        # alone (once a period; a rollover holds it anyway).
-        self.db.hold_game_alone()
+        # Two first scores may open one period at once: the second's insert violates the period's key, and
+        # it runs again (a RETRYABLE race), finding the period open.
         self.db.insert(PERIOD.insert, PERIOD.params(period))
 
     def update_period(self, period: BoardPeriod) -> None:
         # A period's record changes by its rollover (and rollover-now ends it early, and the first score
-        # after its end stops it); its board and settings stay as it opened.
-        self.db.hold_game_alone()
+        # after its end stops it, as many at once may: they write the same); its board and settings
+        # stay as it opened.
         self.db.write(
             "board_periods",
             "UPDATE board_periods SET status = ?, ends_at = ?, finalized_through = ?, finalized_at = ?"

@@ -1,8 +1,8 @@
 """The live-event routes the server binds itself (docs/events.md): a start, which plays the core's handler
 (:mod:`livecore.live_events.handlers`) with the country the request's headers or address resolve to; a
-progress write, which runs beside its game's other writes holding its player (docs/architecture.md,
-"Concurrency") unless its window changes rows other players share; and a board's live stream. The others'
-handlers are the core's."""
+progress write; and a board's live stream. Both writes run beside their game's other writes holding their
+player (docs/architecture.md, "Concurrency"), a progress write unless its window changes rows other
+players share. The others' handlers are the core's."""
 
 from __future__ import annotations
 
@@ -77,7 +77,10 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
 
 
 BINDINGS: list[Binding] = [
-    bind(api.SDK_START, start),
+    # A start changes its player's rows and adds its own; the rows other players' starts change too are
+    # held as it reaches them (a window or segment board mentioned first: by its key; a lobby's seats: by
+    # the segment's matchmaking, livecore_server.lobbies.sql).
+    bind(api.SDK_START, start, concurrency=Concurrency.PLAYERS),
     bind(api.SDK_PROGRESS, progress, reads=handlers.progress_reads, concurrency=Concurrency.PLAYERS),
     bind_stream(api.SDK_BOARD_STREAM, stream_board),
 ]

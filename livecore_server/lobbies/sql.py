@@ -18,6 +18,9 @@ from livecore_server.storage.sqlport import Insert, SqlPort
 
 INSERT_SEAT = Insert("lobby_seats", SEAT_COLUMNS.names)
 
+# A segment's matchmaking in a window: its forming lobbies' seats (``SqlTransaction.hold``).
+MATCHMAKING = "lobby_matchmaking"
+
 
 class SqlLobbies(SqlPort):
     __slots__ = ()
@@ -54,6 +57,10 @@ class SqlLobbies(SqlPort):
         )
 
     def oldest_forming(self, window_id: str, segment_key: str) -> Lobby | None:
+        # Read to seat a start: every start of the segment decides on it (its free seats, or a new lobby
+        # when none is forming), so the segment's matchmaking is held from here to the commit, and starts
+        # running beside each other seat one after the other.
+        self.db.hold(MATCHMAKING, f"{window_id}:{segment_key}")
         row = self.db.read(
             f"SELECT {LOBBY_COLUMNS.sql} FROM lobbies WHERE window_id = ? AND segment_key = ?"
             " AND status = 'forming' ORDER BY created_at, id LIMIT 1",

@@ -65,9 +65,11 @@ from livecore_server.storage.postgres_transaction import (
     BOARDS_CHANNEL,
     CONFIG_CHANNEL,
     EVENTS_CHANNEL,
+    LOCK_ROW,
     PLAYERS_CHANNEL,
     PostgresTransaction,
     board_change,
+    row_lock,
 )
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.schema import POSTGRES, Schema
@@ -109,7 +111,6 @@ def trigram_indexes(declared: Schema) -> dict[str, str]:
 LOCK_QUEUE = "SELECT pg_advisory_lock(hashtextextended(%s, 0))"
 UNLOCK_QUEUE = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
 SHARE_QUEUE = "SELECT pg_advisory_xact_lock_shared(hashtextextended(?, 0))"
-LOCK_ROW = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 HOLD_QUEUE = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
 
 
@@ -791,7 +792,8 @@ def _declared(reads: Callable[[PostgresTransaction], Reads], tx: PostgresTransac
 
 def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> bool:
     """A concurrent write's locks, before it reads anything it decides on: its game's shared, its
-    idempotency key's and (``PLAYERS``) each of its players', in one sorted order for every write (so two
+    idempotency key's, the shared rows' it declares and (``PLAYERS``) each of its players', in one sorted
+    order for every write (so two
     of them never wait for each other in a circle), sent with the reads ahead that follow. A write whose
     declaration failed holds the game's lock alone: it could not name its key or its players; so does one
     that declares it changes rows its game's other writes share (``Reads.alone``). Whether it holds the
@@ -801,6 +803,7 @@ def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurren
         return True
     tx.send(SHARE_QUEUE, (queue,))
     names = [idempotency_lock(scope, key) for scope, key in declared.idempotency]
+    names += [row_lock(kind, row_id) for kind, row_id in declared.rows]
     if concurrency is Concurrency.PLAYERS:
         players = {*declared.players, *(player for read in declared.areas for player in read.players)}
         names += [player_lock(game_id, external_id) for game_id, external_id in players]

@@ -44,6 +44,17 @@ PLAYERS_CHANNEL = "livecore_players"
 BOARDS_CHANNEL = "livecore_boards"
 
 
+# An advisory lock for the rest of the transaction: a player's, an idempotency key's, a shared row's.
+LOCK_ROW = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+
+
+def row_lock(kind: str, row_id: str) -> str:
+    """The name of the lock of a row other players' writes change too, held like a player's: declared
+    (``Reads.rows``), before the write reads anything; or as the write reaches it
+    (:meth:`PostgresTransaction.hold`)."""
+    return f"row:{kind}:{row_id}"
+
+
 def board_change_payload(board_id: str, version: int, player_id: str | None) -> str:
     """``"<board id> <version> <player id or nothing>"``: ids hold no spaces."""
     return f"{board_id} {version} {player_id or ''}"
@@ -163,9 +174,9 @@ class PostgresTransaction(SqlTransaction, Served):
         self.send_held()
         self._send(statement, params)
 
-    def hold(self, table: str, row_id: str) -> None:
+    def hold(self, kind: str, row_id: str) -> None:
         if not self.alone:  # sent with the next statement waited for, like the locks before it
-            self.send(f"SELECT 1 FROM {table} WHERE id = ? FOR UPDATE", (row_id,))
+            self.send(LOCK_ROW, (row_lock(kind, row_id),))
 
     def notify(self, channel: str, payload: str) -> None:
         """``NOTIFY``, delivered when the transaction commits (never if it rolls back)."""

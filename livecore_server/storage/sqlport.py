@@ -143,9 +143,10 @@ class SqlTransaction:
         if not self.alone:
             raise GameAloneNeeded()
 
-    def hold(self, table: str, row_id: str) -> None:
-        """Hold row ``row_id`` of ``table``, one that writes running beside each other share (a board's
-        period), until the commit, before reading or changing what it stands for. A write holding its
+    def hold(self, kind: str, row_id: str) -> None:
+        """Hold a row (or a set of rows) that writes running beside each other share, named ``kind`` and
+        ``row_id`` (a board's period: its divisions and rank pages), until the commit, before reading
+        or changing it: the writes holding it run one after the other from there. A write holding its
         game alone (every write on SQLite) holds it already; PostgreSQL overrides this."""
 
     def forget(self, table: str | None) -> None:

@@ -10,6 +10,7 @@ tests/server/test_write_limits_concurrency.py.
 - guilds of up to 50 members; help with up to 5 ``energy``, the donor rewarded with 2 coins;
 - the ``trial`` event: one window of an hour, open at the world's start (``tests/conftest.py``'s
   ``START``), at most 3 attempts a player, each costing 5 gems;
+- the ``arena`` lobby event: lobbies of 4, open with ``trial``'s window, each start costing 5 gems;
 - the ``weekly`` shared leaderboard: scores summed, divisions of 3 in two tiers.
 
 On PostgreSQL a second app opens the same database, as a second ``livecore-server serve`` process would,
@@ -87,6 +88,18 @@ attempt_seconds = 600
 max_attempts = 3
 score_metric = "score"
 entry_cost = [{ type = "currency", key = "gems", amount = 5 }]
+
+[games.vault.events.arena]
+name = "Arena"
+starts_at = "2026-03-02T12:00:00Z"
+window_seconds = 3600
+attempt_seconds = 600
+score_metric = "score"
+entry_cost = [{ type = "currency", key = "gems", amount = 5 }]
+
+[games.vault.events.arena.lobby]
+capacity = 4
+fill_seconds = 60
 
 [games.vault.leaderboards.weekly]
 name = "Weekly"

@@ -1,7 +1,8 @@
 """Which progress writes run beside their game's other writes on PostgreSQL (docs/architecture.md,
-"Concurrency"): an event whose progress changes only its player's rows and its board's runs beside them,
-holding its player; one whose window changes rows other players share (here: shared leaderboards its
-attempts feed as they finish) holds its game alone. The declaration reads the event's settings from the
+"Concurrency"): an event whose progress changes its player's rows, its board's and the shared leaderboards'
+its attempts feed as they finish (the store holds a period as the write reaches it) runs beside them,
+holding its player; one whose window changes rows other players share that no such hold covers (a team's
+score, a lobby: ``SHARED_ROWS``) holds its game alone. The declaration reads the event's settings from the
 manifest; the window, which keeps the settings it opened with, has the last word: a write whose declaration
 missed that runs again, holding its game alone, and applies once."""
 
@@ -13,6 +14,8 @@ from typing import Any
 import pytest
 
 from livecore.live_events import handlers
+from livecore_server.live_events import sdk
+from livecore_server.storage import postgres
 from tests.server.leaderboard_support import League, start_league_world
 
 
@@ -45,19 +48,33 @@ def _ran_again(g: League) -> dict[str, Any]:
     return dict(g.world.services.store.write_counts.retried)  # type: ignore[attr-defined]
 
 
-async def test_a_progress_write_that_feeds_shared_boards_declares_its_game_held_alone(league: League) -> None:
+async def test_a_progress_write_that_feeds_shared_boards_runs_beside_its_games_others(
+    league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held_alone: list[bool] = []  # by each concurrent write, whether it held its game alone
+
+    def lock(*args: Any) -> bool:
+        held_alone.append(locked(*args))
+        return held_alone[-1]
+
     g = league
     await g.register("ann")
+    locked = postgres._lock
+    monkeypatch.setattr(postgres, "_lock", lock)
     await _finish_an_attempt(g, "ann", 100)
     assert await g.entries("weekly-xp") == [(1, "ann", 100)]
+    # The start's and the progress write's: neither held the game alone, or ran again to.
+    assert held_alone == [False, False]
     assert "GameAloneNeeded" not in _ran_again(g)
 
 
 async def test_a_progress_write_whose_window_shares_rows_its_declaration_missed_runs_again_alone(
     league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The manifest says (wrongly, as after a change since the window opened) that the event shares nothing.
+    # The window says the event shares rows (as a team event's would) while the manifest says (wrongly,
+    # as after a change since the window opened) that it shares nothing.
     monkeypatch.setattr(handlers, "shares_rows", lambda rt, event: False)
+    monkeypatch.setattr(sdk, "shares_rows", lambda rt, event: True)
     g = league
     await g.register("ann")
     await _finish_an_attempt(g, "ann", 100)

@@ -12,8 +12,9 @@ the other); one crate opened many times (DECISIONS 13: 409 ``grant_already_claim
 once); starts of an event past its maximum attempts (DECISIONS 8: 409 ``attempt_in_progress``,
 ``max_attempts_reached``, the entry cost charged once an attempt). Each test asserts the exact count of
 successes and of each refusal code, and the stored state: balances, ledger entries, gifts, grants, donations,
-attempts, events; and scores submitted to one shared board with divisions by players never seen before
-(docs/leaderboards.md: one period, each player in one division of at most its size).
+attempts, events; first starts on a lobby event past a lobby's seats (DECISIONS 10: 202 ``lobby_forming``
+until the seat that fills it); and scores submitted to one shared board with divisions by players never
+seen before (docs/leaderboards.md: one period, each player in one division of at most its size).
 
 Why: a game's writes on PostgreSQL need not wait for each other, within a process or across processes, unless
 they touch the same player, gift, help request or grant; these races are where a write that read before
@@ -351,6 +352,32 @@ async def test_concurrent_progress_on_one_board_takes_one_version_each_and_ranks
     best_first = [r for _, r in sorted(zip(scores, racers, strict=True), reverse=True)]
     assert [(e["rank"], e["externalPlayerId"]) for e in page["entries"]] == list(enumerate(best_first, 1))
     assert len(vault.events("event.progress_updated")) == 16
+
+
+async def test_concurrent_lobby_starts_never_seat_a_lobby_past_its_capacity(vault: Vault) -> None:
+    """Ten players' first starts on a lobby event of four seats, at once, each holding only its player on
+    PostgreSQL (the segment's matchmaking held from the read of its oldest forming lobby to the commit):
+    every player sits once, no lobby holds more than four, the start that takes a lobby's last seat starts
+    it and plays (201, its entry cost charged), the others wait for theirs (202 ``lobby_forming``, nothing
+    charged)."""
+    starters = [f"l{i}" for i in range(10)]
+    await registered(vault, *starters)
+    await asyncio.gather(*(vault.credit(s, "gems", 5) for s in starters))
+    answers = await asyncio.gather(*(vault.start(s, "arena") for s in starters))
+
+    assert tally(answers) == {(201, "ok"): 2, (202, "ok"): 8}
+    assert {a[1]["error"]["code"] for a in answers if a[0] == 202} == {"lobby_forming"}
+    lobbies = vault.world.rows(
+        "SELECT l.status, l.participant_count, COUNT(s.seat_id) FROM lobbies l"
+        " JOIN lobby_seats s ON s.lobby_id = l.id WHERE l.game_id = ? GROUP BY l.id, l.status,"
+        " l.participant_count ORDER BY l.participant_count DESC, l.status",
+        (vault.id,),
+    )
+    assert lobbies == [("active", 4, 4), ("active", 4, 4), ("forming", 2, 2)]
+    assert vault.count("attempts") == 2
+    charged = [s for s in starters if len([e for e in vault.ledger(s, "gems") if e.delta < 0]) == 1]
+    assert len(charged) == 2 and len(vault.events("entry_cost.charged")) == 2
+    assert len(vault.events("lobby.started")) == 2 and len(vault.events("lobby.created")) == 3
 
 
 async def test_concurrent_submissions_to_one_board_open_one_period_and_place_every_newcomer_once(
