@@ -193,6 +193,50 @@ register(
 )
 
 
+# --- Purchases ---------------------------------------------------------------------------------
+
+PURCHASERS = 200  # players whose purchases the studio's server tracks, one at random per request
+
+
+def _purchasers(ctx: BenchContext) -> None:
+    names = [f"bench-buyer-{i}" for i in range(ctx.share(PURCHASERS))]
+    ctx.call_many(SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names)
+    ctx.vars["purchasers"] = str(len(names))
+
+
+PURCHASE_BODY = (
+    '{"transactionId": "%s", "store": "apple", "productId": "gems_100", "productType": "consumable",'
+    ' "amountMinor": 499, "currency": "USD"}'
+)
+PURCHASE_LUA = f"""
+local purchasers = tonumber(vars.purchasers)
+request = function()
+   local id = unique_id()
+   local who = "bench-buyer-" .. math.random(0, purchasers - 1)
+   local body = string.format('{PURCHASE_BODY}', id)
+   return wrk.format("POST", "/server/v1/players/" .. who .. "/purchases", nil, body)
+end
+"""
+
+register(
+    Scenario(
+        name="server_purchase",
+        many_games=True,
+        method="POST",
+        path="/server/v1/players/bench-buyer-0/purchases",
+        headers={**server_auth(), "Content-Type": "application/json"},
+        body=PURCHASE_BODY % UNIQUE,
+        lua=PURCHASE_LUA,
+        setup=_purchasers,
+        target_ratio=0.10,
+        description=(
+            f"The studio's server tracking a purchase for one of {PURCHASERS} players at random: a new"
+            " transaction id each, the player's spend read and counted up."
+        ),
+    )
+)
+
+
 # --- Grants ------------------------------------------------------------------------------------
 
 GRANT_ENTRIES = (
@@ -512,6 +556,75 @@ request = function()
    return wrk.format(nil, "/sdk/v1/players/" .. from.name .. "/friends/gifts", nil, body)
 end
 """
+)
+
+
+# friend_request: FRIENDERS players, none friends yet, ask each other in the clique order above (pair k:
+# sender k % n to (k % n + k // n % (n - 1) + 1) % n). The first request between two players is a pending
+# request; the reverse of pair k comes only n * (n - 2) / 2 requests later (19,800 of 200 players, more
+# than a run sends), where it would befriend instead.
+FRIENDERS = 200
+
+
+def _frienders(ctx: BenchContext) -> None:
+    names = [f"bench-fr-{i}" for i in range(ctx.share(FRIENDERS, least=2))]
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    players = [(name, r["data"]["playerSecret"]) for name, r in zip(names, registered, strict=True)]
+    _chunk_dir(ctx)
+    ctx.vars["frienders"] = _players_var(players)
+    # The probe asks a player of its own, whom the run's pairs never name.
+    ctx.vars["probe_asker"], ctx.vars["probe_secret"] = players[0]
+    ctx.vars["probe_asked"] = "bench-fr-probe"
+    register_player(ctx, "bench-fr-probe")
+
+
+FRIEND_REQUEST_LUA = (
+    CHUNK_LUA
+    + """
+local frienders = players_of(vars.frienders)
+local n = #frienders
+local k, last = 0, -1
+request = function()
+   if k > last then
+      k = take_chunk()
+      last = k + CHUNK - 1
+   end
+   local s = k % n
+   local r = (s + math.floor(k / n) % (n - 1) + 1) % n
+   k = k + 1
+   local from = frienders[s + 1]
+   local key = unique_id()  -- as the SDK sends it: in the body and the header
+   wrk.headers["X-Player-Secret"] = from.secret
+   wrk.headers["Idempotency-Key"] = key
+   local to = frienders[r + 1].name
+   local body = string.format('{"externalPlayerId": "%s", "idempotencyKey": "%s"}', to, key)
+   return wrk.format(nil, "/sdk/v1/players/" .. from.name .. "/friends/requests", nil, body)
+end
+"""
+)
+
+register(
+    Scenario(
+        name="friend_request",
+        many_games=True,
+        method="POST",
+        path="/sdk/v1/players/${probe_asker}/friends/requests",
+        headers={
+            **unique_write(client_auth()),
+            "X-Player-Secret": "${probe_secret}",
+            "Content-Type": "application/json",
+        },
+        body=f'{{"externalPlayerId": "${{probe_asked}}", "idempotencyKey": "{UNIQUE}"}}',
+        lua=FRIEND_REQUEST_LUA,
+        setup=_frienders,
+        target_ratio=0.10,
+        description=(
+            f"Friend requests among {FRIENDERS} players, each to a player the sender has not asked yet:"
+            " a pending request (and friend.request_sent) per request."
+        ),
+    )
 )
 
 

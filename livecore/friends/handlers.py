@@ -6,8 +6,11 @@ rows."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from livecore.api.request import AnyRequest, Handler, Reply, Request
 from livecore.api.route import Route
+from livecore.commands.reads import Reads
 from livecore.friends import api, views
 from livecore.friends import commands as cmd
 from livecore.friends.settings import PRESENCE_SETTINGS
@@ -75,6 +78,25 @@ def send_request(request: Request[api.FriendTarget, None], tx: ViewsTx) -> api.S
         # route's declared status is the pending 201).
         return Reply(api.SendRequestResponse(status="accepted", friend=row), 200)
     return api.SendRequestResponse(status="pending", request=views.sent_request_row(tx, added))
+
+
+def target_reads(request: Request[api.FriendTarget, None], tx: object) -> Reads:
+    """A request or a block changes what lies between its caller and its target, and their friend counts:
+    it holds both. A target named by friend code is found only as the write runs: it holds its game
+    alone."""
+    other = request.body.external_player_id
+    if other is None:
+        return Reads(alone=True)
+    return Reads(players=((request.scope.game_id, other),))
+
+
+def path_other_reads(param: str) -> Callable[[Request[None, None], object], Reads]:
+    """A removal or an unblock holds its caller and the other player its path names."""
+
+    def reads(request: Request[None, None], tx: object) -> Reads:
+        return Reads(players=((request.scope.game_id, request.params[param]),))
+
+    return reads
 
 
 def requests(request: Request[None, api.ProgressionQuery], tx: ViewsTx) -> api.RequestsResponse:

@@ -17,6 +17,7 @@ from livecore.live_events.commands.live_events import (
     close_window,
     due_windows,
     expire_attempts,
+    games_expiring,
     next_closing,
     next_expiry,
     next_opening,
@@ -69,7 +70,14 @@ def _expiring(tx: LiveEventsTx, rt: Runtime) -> list[Task]:
     due = next_expiry(tx)
     if due is None or due > rt.clock.now():
         return []
-    return [Task("attempts", None, until_false(lambda tx: expire_attempts(tx, rt) > 0))]
+    return [
+        Task(f"attempts:{game_id}", game_id, until_false(partial(_expire, rt=rt, game_id=game_id)))
+        for game_id in games_expiring(tx, rt)
+    ]
+
+
+def _expire(tx: LiveEventsTx, rt: Runtime, game_id: str) -> bool:
+    return expire_attempts(tx, rt, game_id) > 0
 
 
 # Closing first: a window that ends when the next one starts is closed before that one opens.

@@ -1,9 +1,11 @@
 """Lobby commands (docs/lobbies.md; rules: ``livecore.lobbies.rules``): a start's seat on a lobby event, the
 studio's push, the promotion at ``fill_by``, closing with the window, and sudden death.
 
-Every step is one transaction in its game's write queue, so two starts never take one seat twice and a
-lobby is promoted or closed once: a lobby's seat count and status change together with its seats, and
-a player's second seat in one window is refused by the store's unique key.
+Every step is one transaction, and a lobby's seat count and status change together with its seats. Two
+starts never take one seat twice: a start reads its segment's oldest forming lobby holding the segment's
+matchmaking until it commits (the SQL store runs starts beside each other otherwise), and a lobby is
+promoted or closed once (the sweeps and pushes hold their game alone). A player's second seat in one window
+is refused by the store's unique key.
 """
 
 from __future__ import annotations

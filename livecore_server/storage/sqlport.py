@@ -133,6 +133,10 @@ class SqlTransaction:
     # (:mod:`.read_ahead`); a write that forgets exactly what it changes is running (:meth:`exactly`).
     prefetched: Prefetched | None = None
     _exact_write: bool = False
+    # (pages table, list, key, entries ahead): where a player's entry of a ranked list moved in this
+    # transaction, and the count ahead of it read with the move, for the rank asked right after
+    # (livecore_server.live_events.sql.rank_pages).
+    ahead_of_moved: tuple[str, str, tuple[float, int, str], int] | None = None
     # Whether the transaction holds its game alone, or no game's lock at all: False only for a write that
     # runs beside its game's others on PostgreSQL (SQLite runs one write at a time).
     alone: bool = True

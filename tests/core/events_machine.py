@@ -448,7 +448,7 @@ def make_machine(factory: StoreFactory) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(self.past_end()))
         @rule()
         def sweep(self) -> None:
-            swept, code = self.run(lambda tx: cmd.expire_attempts(tx, self.rt))
+            swept, code = self.run(lambda tx: cmd.expire_attempts(tx, self.rt, self.scope.game_id))
             assert code is None
             due = self.past_end()
             assert swept == len(due)

@@ -148,8 +148,8 @@ def test_an_event_attempt_feeds_its_score_once_when_it_finishes(world):
     world.run(ev.record_progress, TEST, ada, "trial", attempt.id, {"score": 30})
     assert world.page("weekly-xp") == []  # not before it finishes
     world.clock.set(MONDAY + timedelta(minutes=10))
-    world.run(ev.expire_attempts)
-    world.run(ev.expire_attempts)
+    world.run(ev.expire_attempts, TEST.game_id)
+    world.run(ev.expire_attempts, TEST.game_id)
     assert world.page("weekly-xp") == [(1, "ada", 30)]
 
 

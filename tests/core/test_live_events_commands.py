@@ -26,6 +26,7 @@ from livecore.games import (
 )
 from livecore.grants.memory import GrantTables
 from livecore.hashing import KeyedHasher
+from livecore.live_events.area import AREA
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.commands import live_events as ev
 from livecore.live_events.commands.boards import read_board
@@ -175,6 +176,26 @@ def test_an_expired_attempt_refuses_progress_and_a_new_start_expires_it(world):
         world.store.tables_of(LiveEventTables).attempts[("gam_1", attempt.id)].status is AttemptStatus.EXPIRED
     )
     assert "event.expired" in world.kinds()
+
+
+def test_the_attempts_sweep_expires_each_games_attempts_in_that_games_write_queue(world):
+    """An attempt is changed by its own player's writes, which hold only their player on PostgreSQL: the
+    sweep that expires it runs in its game's queue (a task of the game), so no progress write that read the
+    attempt before writes over its expiry."""
+    ada = world.player("ada")
+    attempt = world.run(ev.start, LIVE, ada, "trial", None)
+    world.clock.set(T0.replace(minute=10))
+    (job,) = [j for j in AREA.jobs if j.name == "live_attempts_expiry"]
+    with world.store.transaction() as tx:
+        tasks = job.tasks(tx, world.rt)
+    assert [t.game_id for t in tasks] == ["gam_1"]
+    with world.store.transaction() as tx:
+        assert tasks[0].step(tx, None) == "more"
+    assert (
+        world.store.tables_of(LiveEventTables).attempts[("gam_1", attempt.id)].status is AttemptStatus.EXPIRED
+    )
+    with world.store.transaction() as tx:
+        assert tasks[0].step(tx, None) is None  # nothing more of the game is due
 
 
 def test_milestones_and_completion_become_pending_grants(world):

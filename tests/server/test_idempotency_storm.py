@@ -1,9 +1,9 @@
 """Exactly once under concurrency (docs/reference/conventions.md#idempotency, docs/architecture.md,
 "Concurrency"): three ``livecore-server serve`` processes on one PostgreSQL database take the same write
 under one idempotency key at once, on every route that runs beside its game's other writes (register,
-server grant, gift send, gift claim, crate open, the server's wallet credit, the player's debit, an event's
-progress, a shared leaderboard's score), and apply it once: one row, one ledger entry, and every other
-answer the replay of the first's.
+server grant, friend request, gift send, gift claim, crate open, the server's wallet credit, the player's
+debit, an event's start and progress, a guild donation, a shared leaderboard's score), and apply it once:
+one row, one ledger entry, and every other answer the replay of the first's.
 The same holds with a key and its rotated successor mixed (the successor's requests are another
 credential's: 409, never applied), and for the typed client's own retries beside a first attempt that
 waits for its game.
@@ -62,6 +62,13 @@ rewards = [{ type = "currency", key = "gold", amount = 3 }]
 [games.arena.leaderboards.season]
 name = "Season"
 aggregation = "sum"
+
+[games.arena.guilds]
+enabled = true
+
+[games.arena.guilds.help]
+resources = ["gold"]
+max_amount = 50
 """
 
 
@@ -227,16 +234,17 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
         sender, friend = f"s{t}", f"f{t}"
         for name in (sender, friend):
             await s.register(name)
-        r = await s.post(
-            0,
-            f"/sdk/v1/players/{sender}/friends/requests",
-            {"externalPlayerId": friend},
-            key=s.keys["client"],
-            idem=f"ask-{t}",
-            who=sender,
+        asked = once(
+            await s.storm(
+                f"/sdk/v1/players/{sender}/friends/requests",
+                {"externalPlayerId": friend},
+                idem=f"ask-{t}",
+                key="client",
+                who=sender,
+            )
         )
-        assert r.status_code == 201, r.text
-        request_id = r.json()["data"]["request"]["requestId"]
+        request_id = asked["request"]["requestId"]
+        assert s.rows("SELECT id FROM friend_requests WHERE id = %s", (request_id,)) == [(request_id,)]
         r = await s.post(
             1,
             f"/sdk/v1/players/{friend}/friends/requests/{request_id}/accept",
@@ -299,18 +307,22 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
             (payer,),
         ) == [(2,)]
 
-        # An event's progress, past a milestone.
+        # An event's start, then its progress past a milestone.
         runner = f"e{t}"
         await s.register(runner)
-        r = await s.post(
-            0,
-            f"/sdk/v1/players/{runner}/events/marathon/start",
-            key=s.keys["client"],
-            idem=f"go-{t}",
-            who=runner,
-        )
-        assert r.status_code == 201, r.text
-        attempt = r.json()["data"]["attempt"]
+        attempt = once(
+            await s.storm(
+                f"/sdk/v1/players/{runner}/events/marathon/start",
+                idem=f"go-{t}",
+                key="client",
+                who=runner,
+                in_body=False,
+            )
+        )["attempt"]
+        assert s.rows(
+            "SELECT a.id FROM attempts a JOIN players p ON p.id = a.player_id WHERE p.external_id = %s",
+            (runner,),
+        ) == [(attempt["attemptId"],)]
         progressed = once(
             await s.storm(
                 f"/sdk/v1/players/{runner}/events/marathon/attempts/{attempt['attemptId']}/progress",
@@ -327,6 +339,50 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
             " WHERE p.external_id = %s AND g.source_kind = 'event_milestone'",
             (runner,),
         ) == [(1,)]
+
+        # A donation to a guild member's help request.
+        asker, donor = f"h{t}", f"d{t}"
+        for name in (asker, donor):
+            await s.register(name)
+        r = await s.post(
+            0,
+            f"/sdk/v1/players/{asker}/guilds",
+            {"name": f"Guild {t}", "joinType": "open"},
+            key=s.keys["client"],
+            idem=f"found-{t}",
+            who=asker,
+            in_body=False,
+        )
+        assert r.status_code == 201, r.text
+        guild_id = r.json()["data"]["guild"]["guildId"]
+        joining = f"/sdk/v1/players/{donor}/guilds/{guild_id}/join"
+        r = await s.post(1, joining, key=s.keys["client"], idem=f"j-{t}", who=donor)
+        assert r.status_code == 200, r.text
+        ask = {"type": "currency", "resourceKey": "gold", "amount": 10}
+        r = await s.post(
+            0,
+            f"/sdk/v1/players/{asker}/guild/help-requests",
+            ask,
+            key=s.keys["client"],
+            idem=f"ask-h-{t}",
+            who=asker,
+            in_body=False,
+        )
+        assert r.status_code == 201, r.text
+        help_id = r.json()["data"]["helpRequest"]["requestId"]
+        once(await s.storm(f"/server/v1/players/{donor}/wallet/gold/credit", {"amount": 8}, idem=f"dc-{t}"))
+        once(
+            await s.storm(
+                f"/sdk/v1/players/{donor}/guild/help-requests/{help_id}/donate",
+                {"amount": 3},
+                idem=f"give-{t}",
+                key="client",
+                who=donor,
+                in_body=False,
+            )
+        )
+        assert await s.balance(donor) == 5
+        assert s.rows("SELECT donated FROM guild_help_requests WHERE id = %s", (help_id,)) == [(3,)]
 
         # A score submitted to a shared board whose scores add up.
         scorer = f"b{t}"

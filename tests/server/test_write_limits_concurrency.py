@@ -4,7 +4,8 @@ alternate between them.
 
 What is raced, each by 2 to 40 requests in flight together: debits of one balance, by the server and by the
 player (docs/reference/economy.md#the-ledger: never below zero); gift sends past the daily limit
-(docs/reference/gifts.md#sending: 409 ``gift_limit_reached``); one gift claimed by its gift and by its grant
+(docs/reference/gifts.md#sending: 409 ``gift_limit_reached``); a friend request and its reverse
+(docs/reference/friends-and-presence.md: one friendship); one gift claimed by its gift and by its grant
 (409 ``gift_already_claimed``, one credit); donations to one help request, and one donor's donations past its
 balance (DECISIONS 12: 409 ``help_request_closed``, ``insufficient_balance``); one purchase's transaction id
 reported by two players (docs/reference/economy.md#purchases: tracked once, 409 ``idempotency_conflict`` to
@@ -352,6 +353,27 @@ async def test_concurrent_progress_on_one_board_takes_one_version_each_and_ranks
     best_first = [r for _, r in sorted(zip(scores, racers, strict=True), reverse=True)]
     assert [(e["rank"], e["externalPlayerId"]) for e in page["entries"]] == list(enumerate(best_first, 1))
     assert len(vault.events("event.progress_updated")) == 16
+
+
+async def test_a_friend_request_and_its_reverse_at_once_make_one_friendship(vault: Vault) -> None:
+    """Ten pairs of players each ask the other at once, each request holding both players on PostgreSQL:
+    one of each pair's requests is sent (201 ``pending``) and the other accepts it (200 ``accepted``, the
+    reciprocal add), so each pair ends friends once, with no request left between them."""
+    pairs = [(f"fa{i}", f"fb{i}") for i in range(10)]
+    await registered(vault, *(p for pair in pairs for p in pair))
+    asks = [vault.sdk("POST", a, "/friends/requests", {"externalPlayerId": b}) for a, b in pairs]
+    asks += [vault.sdk("POST", b, "/friends/requests", {"externalPlayerId": a}) for a, b in pairs]
+    answers = await asyncio.gather(*asks)
+
+    assert tally(answers) == {(201, "ok"): 10, (200, "ok"): 10}
+    assert sorted(a[1]["data"]["status"] for a in answers) == ["accepted"] * 10 + ["pending"] * 10
+    assert vault.count("friend_requests") == 0
+    friendships = vault.world.rows(
+        "SELECT COUNT(*) FROM friendships f JOIN players p ON p.id = f.player_id WHERE p.game_id = ?",
+        (vault.id,),
+    )
+    assert friendships == [(20,)]  # one row each way
+    assert len(vault.events("friend.request_accepted")) == 10
 
 
 async def test_concurrent_lobby_starts_never_seat_a_lobby_past_its_capacity(vault: Vault) -> None:

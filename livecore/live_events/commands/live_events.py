@@ -225,10 +225,12 @@ def start(
         started = attrs.evolve(player, resolved_country=resolved, context=kept)
     # The board's ``country`` segment is the country shown: an operator's override wins.
     values = segment_values(event, context, started.country)
+    # Read before the seat: a seat holds what other players' starts share (a segment's matchmaking) until
+    # the start commits, and what the start reads after it is read holding it.
+    mine = tx.attempts.of_player_in_window(player.id, window.id)
     room = seated(tx, rt, scope, window, player, values)
     if isinstance(room, Held):
         return room
-    mine = tx.attempts.of_player_in_window(player.id, window.id)
     mine = [
         expire(tx, rt, scope, a)
         if effective_status(a, now) is AttemptStatus.EXPIRED and a.status is AttemptStatus.IN_PROGRESS
@@ -241,8 +243,7 @@ def start(
     if started is not player:
         player = started
         tx.players.update(player)
-    board = _board(tx, window, values) if room is None else tx.boards.get(game.id, room.board_id)
-    assert board is not None  # a room's board is recorded with it
+    board_id = _board(tx, window, values).id if room is None else room.board_id
     attempt = Attempt(
         id=attempt_id,
         game_id=game.id,
@@ -252,7 +253,7 @@ def start(
         event_key=event.key,
         event_id=window.event_id,
         window_id=window.id,
-        board_id=board.id,
+        board_id=board_id,
         status=AttemptStatus.IN_PROGRESS,
         started_at=now,
         ends_at=ends_at(event, window, now),
@@ -536,12 +537,19 @@ def due_windows(tx: LiveEventsTx, rt: Runtime, limit: int) -> list[Window]:
     return tx.windows.due_to_close(rt.clock.now(), limit)
 
 
-def expire_attempts(tx: LiveEventsTx, rt: Runtime) -> int:
-    """The sweep: in-progress attempts whose time ran out become expired (``event.expired``, in the
-    attempt's environment)."""
-    due = tx.attempts.past_end(rt.clock.now(), SWEEP_BATCH)
+def games_expiring(tx: LiveEventsTx, rt: Runtime) -> list[str]:
+    """The games of the attempts in progress whose time ran out first (a batch of them)."""
+    return sorted({a.game_id for a in tx.attempts.past_end(rt.clock.now(), SWEEP_BATCH)})
+
+
+def expire_attempts(tx: LiveEventsTx, rt: Runtime, game_id: str) -> int:
+    """The sweep of one game: in-progress attempts whose time ran out become expired (``event.expired``,
+    in the attempt's environment). It runs in its game's write queue, as the other writes that change an
+    attempt do (a progress write holds its player, a window's close its game), so none of them writes
+    over an expiry with the attempt it read before."""
+    due = [a for a in tx.attempts.past_end(rt.clock.now(), SWEEP_BATCH) if a.game_id == game_id]
+    game = tx.games.get(game_id)
     for attempt in due:
-        game = tx.games.get(attempt.game_id)
         assert game is not None
         expire(tx, rt, _system_scope(game, attempt.env), attempt)
     return len(due)

@@ -54,13 +54,13 @@ class RankPages:
             f" ORDER BY {BACKWARDS} LIMIT 1"
         )
 
-    def count_ahead(self, db: SqlTransaction, list_id: str, key: Key) -> int:
-        """How many entries of the list come before ``key``, in one statement (the key's page first and
-        then the counts would cost a round trip more on PostgreSQL): the entries of the pages starting at
-        or before the key, less those of its own page, plus those of its own page before the key. A list
-        without pages never had an entry: 0."""
+    def _ahead(self) -> str:
+        """A statement counting the entries of a list (``?``) before a key (``(?, ?, ?)``), its parameters
+        the list and the key three times over: the entries of the pages starting at or before the key,
+        less those of its own page, plus those of its own page before the key (0 for a list without
+        pages, which never had an entry)."""
         start = "(own.rank_key, own.reached_at, own.player_id)"
-        sql = (
+        return (
             f"WITH own AS ({self._page_of()})"
             f" SELECT (SELECT COALESCE(SUM(entries), 0) FROM {self.pages}"
             f"         WHERE list_id = ? AND ({ORDER}) <= (?, ?, ?))"
@@ -69,7 +69,17 @@ class RankPages:
             f"    AND (e.rank_key, e.reached_at, e.player_id) >= {start}"
             "     AND (e.rank_key, e.reached_at, e.player_id) < (?, ?, ?))"
         )
-        return int(db.read(sql, (list_id, *key, list_id, *key, list_id, *key)).fetchone()[0])
+
+    def count_ahead(self, db: SqlTransaction, list_id: str, key: Key) -> int:
+        """How many entries of the list come before ``key``, in one statement (the key's page first and
+        then the counts would cost a round trip more on PostgreSQL). The count of the key a player's
+        entry moved to in this transaction was read with the move (:meth:`moved`): asked right after,
+        it costs no statement."""
+        moved = db.ahead_of_moved
+        if moved is not None and moved[:3] == (self.pages, list_id, key):
+            db.ahead_of_moved = None
+            return moved[3]
+        return int(db.read(self._ahead(), (list_id, *key) * 3).fetchone()[0])
 
     def size(self, db: SqlTransaction, list_id: str) -> int:
         row = db.read(f"SELECT COALESCE(SUM(entries), 0) FROM {self.pages} WHERE list_id = ?", (list_id,))
@@ -91,7 +101,20 @@ class RankPages:
         if new is not None:
             sql += f" UNION ALL SELECT * FROM ({self._page_of(tag='1 AS which, ')}) n"
             params += [list_id, *new]
-        pages = {int(r[0]): (tuple(r[1:4]), int(r[4])) for r in db.read(sql, params)}
+            # And the entries the new key will have ahead of it once the entry moved (those ahead of it
+            # now, less the entry itself where it stands ahead now): the rank a write answers with
+            # costs no round trip more, while it holds the list.
+            sql += (
+                f" UNION ALL SELECT 2, NULL, NULL, NULL, ({self._ahead()})"
+                f" - (SELECT COUNT(*) FROM {self.entries} WHERE {self.list_column} = ? AND player_id = ?"
+                f"    AND ({ORDER}) < (?, ?, ?))"
+            )
+            params += [*(list_id, *new) * 3, list_id, player_id, *new]
+        rows = list(db.read(sql, params))
+        pages = {int(r[0]): (tuple(r[1:4]), int(r[4])) for r in rows if r[0] != 2}
+        db.ahead_of_moved = None
+        if new is not None:
+            db.ahead_of_moved = (self.pages, list_id, new, next(int(r[4]) for r in rows if r[0] == 2))
         write()
         was, now = pages.get(0), pages.get(1)
         if was is not None and now is not None and was[0] == now[0]:
