@@ -211,8 +211,9 @@ PURCHASE_BODY = (
 PURCHASE_LUA = f"""
 local purchasers = tonumber(vars.purchasers)
 request = function()
-   local id = unique_id()
+   local id = unique_id()  -- the transaction id and the idempotency key
    local who = "bench-buyer-" .. math.random(0, purchasers - 1)
+   wrk.headers["Idempotency-Key"] = id
    local body = string.format('{PURCHASE_BODY}', id)
    return wrk.format("POST", "/server/v1/players/" .. who .. "/purchases", nil, body)
 end
@@ -224,7 +225,7 @@ register(
         many_games=True,
         method="POST",
         path="/server/v1/players/bench-buyer-0/purchases",
-        headers={**server_auth(), "Content-Type": "application/json"},
+        headers={**unique_write(server_auth()), "Content-Type": "application/json"},
         body=PURCHASE_BODY % UNIQUE,
         lua=PURCHASE_LUA,
         setup=_purchasers,

@@ -225,12 +225,10 @@ def start(
         started = attrs.evolve(player, resolved_country=resolved, context=kept)
     # The board's ``country`` segment is the country shown: an operator's override wins.
     values = segment_values(event, context, started.country)
-    # Read before the seat: a seat holds what other players' starts share (a segment's matchmaking) until
-    # the start commits, and what the start reads after it is read holding it.
-    mine = tx.attempts.of_player_in_window(player.id, window.id)
     room = seated(tx, rt, scope, window, player, values)
     if isinstance(room, Held):
         return room
+    mine = tx.attempts.of_player_in_window(player.id, window.id)
     mine = [
         expire(tx, rt, scope, a)
         if effective_status(a, now) is AttemptStatus.EXPIRED and a.status is AttemptStatus.IN_PROGRESS
