@@ -527,6 +527,19 @@ local function take_chunk()
       assert(next_chunk < 10000000, "cannot create chunk markers in " .. vars.chunk_dir)
    end
 end
+-- The next directed pair of a clique of n, in the order above: its sender's and its other player's
+-- indexes (from 1), and its number k.
+local k, last = 0, -1
+local function next_pair(n)
+   if k > last then
+      k = take_chunk()
+      last = k + CHUNK - 1
+   end
+   local s = k % n
+   local r = (s + math.floor(k / n) % (n - 1) + 1) % n
+   k = k + 1
+   return s + 1, r + 1, k - 1
+end
 """
 
 SEND_GIFT_LUA = (
@@ -539,21 +552,14 @@ local ENERGY = '{"externalPlayerId": "%s", "type": "currency", "resourceKey": "e
    .. '"idempotencyKey": "%s"}'
 local COINS = '{"externalPlayerId": "%s", "type": "currency", "resourceKey": "coins", "amount": 10, '
    .. '"message": "Good game!", "idempotencyKey": "%s"}'
-local k, last = 0, -1
 request = function()
-   if k > last then
-      k = take_chunk()
-      last = k + CHUNK - 1
-   end
-   local s = k % n
-   local r = (s + math.floor(k / n) % (n - 1) + 1) % n
-   local template = (k + math.floor(k / n)) % 4 == 3 and COINS or ENERGY
-   k = k + 1
-   local from = gifters[s + 1]
+   local s, r, pk = next_pair(n)
+   local template = (pk + math.floor(pk / n)) % 4 == 3 and COINS or ENERGY
+   local from = gifters[s]
    local key = unique_id()  -- as the SDK sends it: in the body and the header
    wrk.headers["X-Player-Secret"] = from.secret
    wrk.headers["Idempotency-Key"] = key
-   local body = string.format(template, gifters[r + 1].name, key)
+   local body = string.format(template, gifters[r].name, key)
    return wrk.format(nil, "/sdk/v1/players/" .. from.name .. "/friends/gifts", nil, body)
 end
 """
@@ -586,20 +592,13 @@ FRIEND_REQUEST_LUA = (
     + """
 local frienders = players_of(vars.frienders)
 local n = #frienders
-local k, last = 0, -1
 request = function()
-   if k > last then
-      k = take_chunk()
-      last = k + CHUNK - 1
-   end
-   local s = k % n
-   local r = (s + math.floor(k / n) % (n - 1) + 1) % n
-   k = k + 1
-   local from = frienders[s + 1]
+   local s, r = next_pair(n)
+   local from = frienders[s]
    local key = unique_id()  -- as the SDK sends it: in the body and the header
    wrk.headers["X-Player-Secret"] = from.secret
    wrk.headers["Idempotency-Key"] = key
-   local to = frienders[r + 1].name
+   local to = frienders[r].name
    local body = string.format('{"externalPlayerId": "%s", "idempotencyKey": "%s"}', to, key)
    return wrk.format(nil, "/sdk/v1/players/" .. from.name .. "/friends/requests", nil, body)
 end
