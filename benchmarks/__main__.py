@@ -114,7 +114,7 @@ def parser() -> argparse.ArgumentParser:
         "--setup-concurrency",
         type=positive,
         metavar="N",
-        help="setup requests in flight (default: 8 on SQLite, 1 on PostgreSQL; see README)",
+        help="setup requests in flight (default 8)",
     )
     p.add_argument(
         "--profile",

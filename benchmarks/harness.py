@@ -100,13 +100,9 @@ class Options:
 
     @property
     def concurrency(self) -> int:
-        """Setup requests in flight (``BenchContext.call_many``): 8 on SQLite; 1 on PostgreSQL, where
-        concurrent setup writes on the fresh (tiny) tables lose serialization races beyond the server's
-        retries and answer 500 (measured: ~1 in 10 at 8 in flight, none at 1). Setup is not measured; the
-        rounds still run with every wrk connection at once, so such 500s there mark the scenario ERROR."""
-        if self.setup_concurrency is not None:
-            return self.setup_concurrency
-        return 1 if self.store == "postgres" else 8
+        """Setup requests in flight (``BenchContext.call_many``), 8 unless told, on either store: a game's
+        writes wait for each other only where they share a row (benchmarks/README.md, "On PostgreSQL")."""
+        return 8 if self.setup_concurrency is None else self.setup_concurrency
 
 
 @dataclass
