@@ -48,7 +48,7 @@ BUDGETS = {
     "event_progress": (4, 17),
     "server_debit": (4, 13),
     "open_crate": (3, 19),
-    "guild_donate": (3, 17),
+    "guild_donate": (3, 19),
 }
 
 
