@@ -1205,6 +1205,17 @@ def simulate(
         served = plugins.load(named)
     except plugins.PluginError as exc:
         raise Refused("plugin_refused", shown(str(exc)), exit_code=2) from None
+    for played in served:
+        if played.area.season is None:
+            # Warned, not refused: its hooks still act on the season; but a report with nothing of an area
+            # the command was told to play would read as the area doing nothing.
+            click.echo(
+                shown(
+                    f"warning: area {played.area.name} has no season part (Area.season): its players do"
+                    " nothing of its own, and the report has no section of it"
+                ),
+                err=True,
+            )
     populations = []
     given: dict[str, str | None] = {}  # each population's path, by its name in the report
     for file in (population, *([other_population] if other_population else [])):

@@ -284,6 +284,20 @@ def test_a_studios_area_the_manifest_names_is_played_and_compared(tmp_path: Path
     assert "quests" in {row["section"] for row in report["differences"]}
 
 
+def test_an_area_without_a_season_part_is_played_with_a_warning_that_says_so(tmp_path: Path) -> None:
+    daily = SEASON + '\n[games.arena.areas.daily]\nresource = "coins"\namount = 5\n'
+    args = ("--players", "5", "--days", "1", "--area", "studio_daily")
+    result = simulate(tmp_path, "out", *args, manifest=daily)
+    assert result.exit_code == 0, result.output
+    assert "warning: area daily has no season part (Area.season)" in result.stderr
+    assert "daily" not in json.loads((tmp_path / "out" / "report.json").read_text())
+    quests = simulate(
+        tmp_path, "quests", "--players", "5", "--days", "1", "--area", "studio_quests", manifest=QUESTS
+    )
+    assert quests.exit_code == 0, quests.output
+    assert "season part" not in quests.stderr
+
+
 def test_an_area_that_cannot_be_loaded_is_refused(tmp_path: Path) -> None:
     result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--area", "no_such_area")
     assert result.exit_code == 2
