@@ -100,6 +100,15 @@ def unique_write(headers: Mapping[str, str]) -> dict[str, str]:
     return {**headers, "Idempotency-Key": UNIQUE}
 
 
+def _registered(ctx: BenchContext, names: Sequence[str]) -> list[tuple[str, str]]:
+    """Setup helper: register ``names`` over HTTP with the client key (``call_many``); (name, secret) of
+    each, in order."""
+    registered = ctx.call_many(
+        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    )
+    return [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
+
+
 def register_player(ctx: BenchContext, external_id: str) -> str:
     """Setup helper: register a player over HTTP with the client key; returns its player secret
     (sent as ``X-Player-Secret`` by player-authenticated SDK routes)."""
@@ -149,9 +158,7 @@ SPENDERS = 200  # players spending their own coins, one at random per request
 def _spenders(ctx: BenchContext) -> None:
     """``SPENDERS`` players (this game's share), each credited more coins than a run spends."""
     names = [f"bench-spender-{i}" for i in range(ctx.share(SPENDERS))]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
+    spenders = _registered(ctx, names)
     ctx.call_many(
         SetupCall(
             "POST",
@@ -161,8 +168,7 @@ def _spenders(ctx: BenchContext) -> None:
         )
         for name in names
     )
-    secrets = [r["data"]["playerSecret"] for r in registered]
-    ctx.vars["spenders"] = ",".join(f"{n}:{s}" for n, s in zip(names, secrets, strict=True))
+    ctx.vars["spenders"] = _players_var(spenders)
 
 
 SPEND_LUA = """
@@ -200,7 +206,7 @@ PURCHASERS = 200  # players whose purchases the studio's server tracks, one at r
 
 def _purchasers(ctx: BenchContext) -> None:
     names = [f"bench-buyer-{i}" for i in range(ctx.share(PURCHASERS))]
-    ctx.call_many(SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names)
+    _registered(ctx, names)
     ctx.vars["purchasers"] = str(len(names))
 
 
@@ -420,10 +426,8 @@ def _clique(ctx: BenchContext, prefix: str, n: int) -> list[tuple[str, str]]:
     """n players who are all friends, as (external id, secret): i adds j, then j adds i (a reciprocal add
     befriends at once), n * (n - 1) requests in all."""
     names = [f"{prefix}-{i}" for i in range(n)]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
-    secrets_ = [str(body["data"]["playerSecret"]) for body in registered]
+    players = _registered(ctx, names)
+    secrets_ = [secret for _, secret in players]
 
     def add(i: int, j: int) -> SetupCall:
         return SetupCall(
@@ -439,7 +443,7 @@ def _clique(ctx: BenchContext, prefix: str, n: int) -> list[tuple[str, str]]:
     answers = ctx.call_many(add(j, i) for i, j in pairs)
     if any(a["data"]["status"] != "accepted" for a in answers):
         raise RuntimeError(f"{prefix}: some reciprocal friend requests did not befriend")
-    return list(zip(names, secrets_, strict=True))
+    return players
 
 
 def _chunk_dir(ctx: BenchContext) -> None:
@@ -574,11 +578,7 @@ FRIENDERS = 200
 
 
 def _frienders(ctx: BenchContext) -> None:
-    names = [f"bench-fr-{i}" for i in range(ctx.share(FRIENDERS, least=2))]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
-    players = [(name, r["data"]["playerSecret"]) for name, r in zip(names, registered, strict=True)]
+    players = _registered(ctx, [f"bench-fr-{i}" for i in range(ctx.share(FRIENDERS, least=2))])
     _chunk_dir(ctx)
     ctx.vars["frienders"] = _players_var(players)
     # The probe asks a player of its own, whom the run's pairs never name.
@@ -717,10 +717,7 @@ def _racers(ctx: BenchContext, prefix: str, n: int) -> list[tuple[str, str, str]
     """``n`` registered players, each with an attempt in progress: (name, secret, attempt id); the
     board's id goes to ``ctx.vars["board_id"]``."""
     names = [f"{prefix}-{i}" for i in range(n)]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
-    secrets = [r["data"]["playerSecret"] for r in registered]
+    secrets = [secret for _, secret in _registered(ctx, names)]
     started = ctx.call_many(
         SetupCall(
             "POST",
@@ -855,11 +852,7 @@ def _lobby_starters(ctx: BenchContext) -> None:
     """A pool of registered players who have not started (lobby_pool_size of the run), shuffled, and the
     probe's player, seated alone in its own region's lobby, which stays forming."""
     pool = lobby_pool_size(int(ctx.vars["run_seconds"]), ctx.games)
-    names = [f"bench-lobby-{i}" for i in range(pool + 1)]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
-    players = [(name, r["data"]["playerSecret"]) for name, r in zip(names, registered, strict=True)]
+    players = _registered(ctx, [f"bench-lobby-{i}" for i in range(pool + 1)])
     ctx.vars["probe_starter"], ctx.vars["probe_secret"] = players.pop()
     random.Random(24).shuffle(players)
     _chunk_dir(ctx)
@@ -1015,16 +1008,12 @@ def _crates(ctx: BenchContext) -> None:
     """CRATE_OPENERS players and crate_pool_size pending crate grants spread over them, plus one for the
     probe."""
     n = ctx.share(CRATE_OPENERS)
-    names = [f"bench-crate-{i}" for i in range(n)]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
-    )
-    openers = [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
+    openers = _registered(ctx, [f"bench-crate-{i}" for i in range(n)])
     owners = [k % n for k in range(crate_pool_size(int(ctx.vars["run_seconds"]), ctx.games) + 1)]
     sent = ctx.call_many(
         SetupCall(
             "POST",
-            f"/server/v1/players/{names[o]}/grants",
+            f"/server/v1/players/{openers[o][0]}/grants",
             key="server_key",
             json={
                 "idempotencyKey": f"crate-{k}",
@@ -1075,11 +1064,9 @@ ENERGY_BALANCE = 1_000_000_000
 
 def _guild_donors(ctx: BenchContext) -> None:
     askers = ctx.share(HELP_ASKERS)
-    names = [f"bench-guild-{i}" for i in range(ctx.share(GUILD_MEMBERS, least=askers + 1))]
-    registered = ctx.call_many(
-        SetupCall("POST", f"/sdk/v1/players/{name}/register", key="client_key") for name in names
+    members = _registered(
+        ctx, [f"bench-guild-{i}" for i in range(ctx.share(GUILD_MEMBERS, least=askers + 1))]
     )
-    members = [(name, str(r["data"]["playerSecret"])) for name, r in zip(names, registered, strict=True)]
     leader, secret = members[0]
     founded = ctx.call(
         "POST",

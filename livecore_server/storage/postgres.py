@@ -793,11 +793,10 @@ def _declared(reads: Callable[[PostgresTransaction], Reads], tx: PostgresTransac
 def _lock(tx: PostgresTransaction, queue: str, declared: Reads | None, concurrency: Concurrency) -> bool:
     """A concurrent write's locks, before it reads anything it decides on: its game's shared, its
     idempotency key's, the shared rows' it declares and (``PLAYERS``) each of its players', in one sorted
-    order for every write (so two
-    of them never wait for each other in a circle), sent with the reads ahead that follow. A write whose
-    declaration failed holds the game's lock alone: it could not name its key or its players; so does one
-    that declares it changes rows its game's other writes share (``Reads.alone``). Whether it holds the
-    game alone."""
+    order for every write (so two of them never wait for each other in a circle), sent with the reads
+    ahead that follow. A write whose declaration failed holds the game's lock alone: it could not name
+    its key or its players; so does one that declares it changes rows its game's other writes share
+    (``Reads.alone``). Whether it holds the game alone."""
     if declared is None or declared.alone:
         tx.send(HOLD_QUEUE, (queue,))
         return True

@@ -106,6 +106,13 @@ class Storm:
             headers["X-Player-Secret"] = self.secrets[who]
         return self.http.post(f"{self.bases[i % len(self.bases)]}{path}", json=body, headers=headers)
 
+    async def made(self, i: int, path: str, body: Any = None, *, who: str, idem: str, status: int) -> Any:
+        """One write of ``who``'s own client, sent once to process ``i`` to set a storm up: its answer's
+        data, once it answered ``status``."""
+        r = await self.post(i, path, body, key=self.keys["client"], idem=idem, who=who, in_body=False)
+        assert r.status_code == status, r.text
+        return r.json()["data"]
+
     async def at_once(self, requests: list[Awaitable[httpx.Response]]) -> list[httpx.Response]:
         """Send ``requests`` at once, and hold them at their game's lock, as a write that holds the game
         alone would, until every process has as many waiting as it runs at a time: then they all go."""
@@ -344,32 +351,19 @@ async def test_one_key_sent_at_once_to_three_processes_applies_once_on_every_con
         asker, donor = f"h{t}", f"d{t}"
         for name in (asker, donor):
             await s.register(name)
-        r = await s.post(
-            0,
-            f"/sdk/v1/players/{asker}/guilds",
-            {"name": f"Guild {t}", "joinType": "open"},
-            key=s.keys["client"],
-            idem=f"found-{t}",
-            who=asker,
-            in_body=False,
+        guild = {"name": f"Guild {t}", "joinType": "open"}
+        founded = await s.made(
+            0, f"/sdk/v1/players/{asker}/guilds", guild, who=asker, idem=f"f-{t}", status=201
         )
-        assert r.status_code == 201, r.text
-        guild_id = r.json()["data"]["guild"]["guildId"]
-        joining = f"/sdk/v1/players/{donor}/guilds/{guild_id}/join"
-        r = await s.post(1, joining, key=s.keys["client"], idem=f"j-{t}", who=donor)
-        assert r.status_code == 200, r.text
+        guild_id = founded["guild"]["guildId"]
+        await s.made(
+            1, f"/sdk/v1/players/{donor}/guilds/{guild_id}/join", who=donor, idem=f"j-{t}", status=200
+        )
         ask = {"type": "currency", "resourceKey": "gold", "amount": 10}
-        r = await s.post(
-            0,
-            f"/sdk/v1/players/{asker}/guild/help-requests",
-            ask,
-            key=s.keys["client"],
-            idem=f"ask-h-{t}",
-            who=asker,
-            in_body=False,
+        asked_help = await s.made(
+            0, f"/sdk/v1/players/{asker}/guild/help-requests", ask, who=asker, idem=f"h-{t}", status=201
         )
-        assert r.status_code == 201, r.text
-        help_id = r.json()["data"]["helpRequest"]["requestId"]
+        help_id = asked_help["helpRequest"]["requestId"]
         once(await s.storm(f"/server/v1/players/{donor}/wallet/gold/credit", {"amount": 8}, idem=f"dc-{t}"))
         once(
             await s.storm(
