@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from livecore import areas
+from livecore import registry
 from livecore.economy.rules import DebitTally
 from livecore.friends.rules import FirstFriend
 from livecore.gifts.rules import SentGifts
@@ -95,7 +95,7 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
 
 def run(players: int = 100_000, days: int = 28, segments: int = 3) -> dict[str, Any]:
     settings = next(iter(parse_manifest(DEMO.read_text()).games.values())).settings()
-    parts = [area.season for area in areas.BUILT_IN if area.season is not None]
+    parts = [area.season for area in registry.installed() if area.season is not None]
     period = FitPeriod("gam_1", Environment.LIVE, START, START + timedelta(days=days), settings, parts)
     tx = planted(players, days)
     steps: dict[str, float] = {}

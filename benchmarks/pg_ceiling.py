@@ -56,7 +56,7 @@ class CeilingError(RuntimeError):
 def seed(url: str) -> None:
     """livecore's schema (its migrations) and the players the script sends between: all friends, each with
     coins."""
-    from livecore_server.areas import storage
+    from livecore_server.registry import storage
     from livecore_server.storage.postgres import migrate
 
     with psycopg.connect(url, autocommit=True) as conn:

@@ -24,11 +24,11 @@ from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.leaderboards.sql import PUT_ENTRY as PUT_SHARED_ENTRY
 from livecore_server.players.rows import player_row
 from livecore_server.players.sql import INSERT_PLAYER
+from livecore_server.registry import storage
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.schema import POSTGRES, SQLITE
 from livecore_server.storage.server_store import ServerStore, ServerTransaction, open_store

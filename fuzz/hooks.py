@@ -25,7 +25,7 @@ from fuzz.allowances import (
     key_in_body_only,
     only_an_undeclared_header,
 )
-from livecore.api import routes
+from tests import installed as routes
 
 BODY_KEY_OPERATIONS = body_key_operations(allowances(routes.ALL))
 

@@ -29,11 +29,11 @@ import httpx
 
 from benchmarks.server import ServerProcess, apply_manifest, manifest_vars, server_command
 from fuzz.allowances import allowances, operations_toml
-from livecore.api import routes
 from livecore.api.openapi import DOCUMENTED_SURFACES
 from livecore.operators.rules import CSRF_HEADER, SESSION_COOKIE
 from livecore_client import SdkClient, ServerClient
 from livecore_client.models import AttemptResponse, GuildJoinPending, RewardEntry
+from tests import installed as routes
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.toml"

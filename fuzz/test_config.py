@@ -19,12 +19,12 @@ from fuzz.allowances import (
     only_an_undeclared_header,
 )
 from fuzz.run import CONFIG, MANIFEST, MEMBER, PLAYERS
-from livecore.api import routes
 from livecore.api.openapi import DOCUMENTED_SURFACES, build_document
 from livecore.api.route import Surface
 from livecore.live_events.rules import EventState, state
 from livecore.live_events.settings import EVENT_SETTINGS
 from livecore_server.manifest import load_manifest
+from tests import installed as routes
 
 CONFIGURED: dict[str, Any] = tomllib.loads(CONFIG.read_text())
 DOCUMENTS = {

@@ -4,7 +4,7 @@ An area (friends, gifts, guilds, a studio's own quests) is one package in the co
 (``livecore/<area>/``: its rules, commands, wire declarations, webhook payloads, store port and memory
 store) and, where it has a server side, one in the server (``livecore_server/<area>/``: its handlers and
 its SQL store). Its ``area.py`` declares it once, as an :class:`Area`; everything shared is built from the
-registered areas (:mod:`livecore.areas`): the route table and the OpenAPI documents, the generated
+registered areas (:mod:`livecore.registry`): the route table and the OpenAPI documents, the generated
 reference, the list of webhook kinds, the error table, the scheduled jobs, the tables and ports of the
 in-memory store, the manifest's parser (:mod:`livecore.manifest`, from each area's sections). Django's
 applications are the model: each brings its own parts, and the project lists them once.

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
@@ -20,7 +20,7 @@ _END = "<!-- end area graph -->"
 _BLOCK = re.compile(re.escape(_START) + r".*?" + re.escape(_END), re.DOTALL)
 
 
-def mermaid(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def mermaid(registered: Sequence[Area]) -> str:
     """A Mermaid flowchart of ``registered``: each area, in the registry's order, and an arrow to each
     area it builds on, so what an area builds on stands below it."""
     lines = ["flowchart TD"]
@@ -32,7 +32,7 @@ def mermaid(registered: Sequence[Area] = areas.BUILT_IN) -> str:
 def rewrite(text: str) -> str:
     """``text`` (docs/architecture.md) with the drawing between its markers drawn afresh; the diagram's
     name marks it for the docs' diagram tests."""
-    drawn = f"{_START}<!-- diagram: area graph -->\n```mermaid\n{mermaid()}```\n{_END}"
+    drawn = f"{_START}<!-- diagram: area graph -->\n```mermaid\n{mermaid(registry.installed())}```\n{_END}"
     if _BLOCK.search(text) is None:
         raise ValueError(f"no area graph markers ({_START.strip()} ... {_END}) in the text")
     return _BLOCK.sub(lambda _: drawn, text)

@@ -11,21 +11,19 @@ What a point holds is resolved for a set of areas (:class:`Contributions`):
 - a runtime's (:attr:`livecore.commands.Runtime.contributions`), for what its commands do: the areas a
   server or a simulation registers;
 - the process's (:func:`served`), for what is read without a runtime (the wire converters, a client, the
-  documents): the built-in areas, resolved the first time a point is read, and every studio area registered
-  since (:func:`livecore.areas.registered`).
-
-The built-in areas are found through the package's entry point ``livecore`` / ``areas`` (pyproject.toml),
-as Datasette and pytest find their plugins: the list is the top layer of the core, which imports every area,
-and this module stands below them all.
+  documents): the installed areas (:func:`livecore.registry.installed`), resolved the first time a point is
+  read, and every studio area a server or a simulation serves since (:func:`serve`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from importlib.metadata import entry_points
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
+
+from livecore.entry_points import installed_areas
 
 T = TypeVar("T")
 
@@ -51,10 +49,17 @@ class Contribution(Generic[T]):
 
 
 class Contributes(Protocol):
-    """An area, as far as its contributions go."""
+    """An area (:class:`livecore.area.Area`) as a runtime reads it: what it adds to other areas' tables,
+    and what a merge and an erasure do to its records."""
 
     @property
     def contributes(self) -> tuple[Contribution[Any], ...]: ...
+
+    @property
+    def merge(self) -> Callable[..., None] | None: ...
+
+    @property
+    def erase(self) -> Callable[..., None] | None: ...
 
 
 class Contributions:
@@ -92,7 +97,7 @@ def served() -> Contributions:
         return Contributions(_served or ())
     _resolving = True
     try:
-        built_in = _built_in()
+        built_in = installed_areas()
     finally:
         _resolving = False
     _served = [*built_in, *(area for area in _served or () if area not in built_in)]
@@ -100,15 +105,10 @@ def served() -> Contributions:
     return _resolved
 
 
-def _built_in() -> tuple[Contributes, ...]:
-    found = entry_points(group="livecore", name="areas")
-    if not found:
-        raise RuntimeError(
-            "livecore's built-in areas are not found: the package's metadata (its entry point livecore/areas)"
-            " is missing; install it (pip install -e . in a checkout)"
-        )
-    areas: tuple[Contributes, ...] = next(iter(found)).load()
-    return areas
+@functools.cache
+def installed() -> Contributions:
+    """What the points hold for the installed areas alone: a runtime's unless it is given its own."""
+    return Contributions(installed_areas())
 
 
 def serve(areas: Iterable[Contributes]) -> None:
@@ -120,4 +120,4 @@ def serve(areas: Iterable[Contributes]) -> None:
         _resolved = None
 
 
-__all__ = ["Contribution", "Contributions", "Point", "serve", "served"]
+__all__ = ["Contribution", "Contributions", "Point", "installed", "serve", "served"]

@@ -6,7 +6,7 @@ layer turns it into the error envelope (docs/reference/conventions.md#errors) wi
 
 A code is a :class:`Code`, declared once with its status and meaning: the generic ones here, an area's in
 its own package (``livecore/<area>/errors.py``), listed in its :attr:`livecore.area.Area.errors`; the
-registry (:mod:`livecore.areas`) refuses two areas claiming one. The table of every code is
+registry (:mod:`livecore.registry`) refuses two areas claiming one. The table of every code is
 docs/reference/errors.md; a code's status never depends on the call site.
 """
 

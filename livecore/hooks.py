@@ -25,7 +25,7 @@ refusal at registration of a check that names an unknown hook or argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import pluggy
 
@@ -41,8 +41,6 @@ class Checks:
         self,
         plugins: Iterable[object] = (),
         specs: Iterable[type] = (),
-        merges: Iterable[Callable[..., None]] = (),
-        erasures: Iterable[Callable[..., None]] = (),
     ) -> None:
         manager = pluggy.PluginManager(PROJECT)
         for spec in specs:
@@ -55,10 +53,6 @@ class Checks:
         self.hook = manager.hook
         # Commands skip the call entirely when no area checks anything: the common case costs nothing.
         self.active = bool(manager.get_plugins())
-        # The merge and erasure steps of the areas served besides the built-in ones (livecore.area.Area.merge
-        # and Area.erase), run after the built-in areas' in the areas' order.
-        self.merges = tuple(merges)
-        self.erasures = tuple(erasures)
 
 
 NO_CHECKS = Checks()

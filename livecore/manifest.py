@@ -49,7 +49,7 @@ Rules beyond types (each area's section module lists its own):
   :mod:`livecore.webhooks.targets` as far as the URL shows it: never a link-local or metadata
   address or name, a private address only with ``allow_private_webhooks``.
 - Webhook ``events``: a non-empty list of non-empty strings without repeats; ``"*"`` (every kind) only alone.
-  Each kind must be one the service sends (``livecore.webhooks.kinds``, docs/reference/webhooks.md#kinds),
+  Each kind must be one the service sends (the installed areas' kinds, docs/reference/webhooks.md#kinds),
   or one of a studio's area the manifest may use; the refusal lists the known kinds.
 - ``exchange_rates`` (docs/reference/economy.md#purchases): currency codes are 3 upper-case letters, rates
   finite and > 0. USD is always known (1.0) and may be omitted; declaring it with any other value is refused.
@@ -84,7 +84,7 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, override
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore.api.convert import field_errors, make_converter
 from livecore.area import Area
 from livecore.errors import FileProblems
@@ -110,7 +110,6 @@ from livecore.section import (
     not_blank,
     read_toml,
 )
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.targets import is_loopback_host, url_refusal
 
 __all__ = [
@@ -349,8 +348,8 @@ _STUDIO_AREAS: contextvars.ContextVar[Mapping[str, Area]] = contextvars.ContextV
 
 def _known_kinds(kinds: list[str], path: str, problems: Problems) -> None:
     """A kind the service never sends would subscribe the endpoint to nothing, silently."""
-    studio_kinds = core_areas.webhook_kinds(tuple(_STUDIO_AREAS.get().values()))
-    known = [*PAYLOAD_TYPES, *sorted(studio_kinds)]
+    studio_kinds = registry.webhook_kinds(tuple(_STUDIO_AREAS.get().values()))
+    known = [*registry.webhook_kinds(registry.installed()), *sorted(studio_kinds)]
     unknown = [kind for kind in kinds if kind != "*" and kind not in known]
     if unknown:
         problems[path] = (
@@ -672,11 +671,11 @@ def parse_manifest(
     # A studio's area's sections are read as the built-in ones are, beside them: one grammar of every
     # area the manifest may use (an area's sections claim their keys as it registers).
     try:
-        every = core_areas.registered(studio.values())
-    except core_areas.AreaConflict as exc:
+        every = registry.areas(studio.values())
+    except registry.AreaConflict as exc:
         problems["plugins.areas"] = str(exc)
-        every = core_areas.BUILT_IN
-    grammar = _grammar(core_areas.sections(every))
+        every = registry.installed()
+    grammar = _grammar(registry.sections(every))
     raw: Any = None
     try:
         raw = grammar.converter.structure(data, grammar.manifest)

@@ -333,7 +333,7 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
 }
 """Every kind of the built-in areas, with its class, in the areas' order: each area's payload module lists
 its kinds (``PAYLOADS``), as its area declares them. Read from those modules rather than from the area
-registry (``livecore.webhooks.kinds``, the same map), which imports every area's commands and stores;
+registry (``livecore.registry.webhook_kinds``, the same map), which imports every area's commands and stores;
 tests/client/test_client_webhooks.py holds the two together."""
 
 

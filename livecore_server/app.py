@@ -2,7 +2,7 @@
 ``/server/v1``, ``/admin/v1``), each handler behind its namespace's key, rate limit and error envelope
 (``livecore_server.http.middlewares.namespace``), then the portal, ``/mcp`` and the envelope's 404.
 
-Routes come from :mod:`livecore.api.routes`; each namespace package lists its handler bindings.
+Routes come from the areas served (:mod:`livecore_server.registry`); each area lists its handler bindings.
 """
 
 from __future__ import annotations
@@ -19,15 +19,16 @@ from urllib.parse import urlsplit
 import orjson
 from aiohttp import web
 
-from livecore import __version__, areas
+from livecore import __version__, registry
 from livecore.api.route import Auth, Route, Surface, literal_rivals
 from livecore.area import Area
 from livecore.clock import Clock, to_millis
 from livecore.contributions import Contributions
 from livecore.hot_routes import HOT
 from livecore.rand import RandomSource
-from livecore_server import areas as served_areas
 from livecore_server import metrics, plugins, statement_tally
+from livecore_server import registry as server_registry
+from livecore_server.area import ServerArea
 from livecore_server.audit import audited
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
@@ -47,8 +48,18 @@ log = logging.getLogger("livecore_server")
 
 MAX_BODY = 1024 * 1024  # the contract's limit for every request body: 413 above it
 
-# A write of an area's own admin action is audited in its transaction (livecore_server/audit.py).
-BINDINGS: tuple[Binding, ...] = tuple(audited(b) for area in served_areas.BUILT_IN for b in area.served)
+
+def bindings_of(served: Iterable[ServerArea]) -> tuple[Binding, ...]:
+    """The bindings of the ``served`` areas' routes, in their order; a write of an area's own admin action
+    is audited in its transaction (livecore_server/audit.py)."""
+    return tuple(audited(b) for area in served for b in area.served)
+
+
+def hot_routes(served: Iterable[Area]) -> frozenset[str]:
+    """The names of the routes the ``served`` areas declare hot (livecore.hot_routes.HOT), which the app
+    adds first."""
+    return frozenset(route.name for route in Contributions(served).of(HOT))
+
 
 # aiohttp tries the dynamic routes under one literal prefix (every /players/{externalId}/... route of a
 # namespace) one by one, in the order they were added, until one matches path and method. Heartbeats, by
@@ -56,7 +67,6 @@ BINDINGS: tuple[Binding, ...] = tuple(audited(b) for area in served_areas.BUILT_
 # pattern matching of the other routes (docs/architecture.md, "Hot-path choices"): the routes the areas
 # declare hot (livecore.hot_routes.HOT). No other route's pattern matches their path, so nothing else
 # resolves differently (tests/server/test_routing.py).
-FIRST = tuple(route.name for route in Contributions(a.area for a in served_areas.BUILT_IN).of(HOT))
 
 
 @functools.cache
@@ -219,13 +229,15 @@ def create_app(
     # A studio's own areas, after the service's (livecore_server/plugins.py): named by the config (serve
     # --area, entry points) or by the studios' applied manifests.
     studio = plugins.served(config.db, config.areas)
-    core = areas.registered(a.area for a in studio)
-    bindings = (*BINDINGS, *(audited(b) for a in studio for b in a.served), *extra)
+    served = (*server_registry.installed(), *studio)
+    core = registry.checked([a.area for a in served])
+    bindings = (*bindings_of(served), *extra)
+    first = hot_routes(core)
     misses: dict[str, Handler] = {}
     for surface in Surface:
         guard = namespace(surface, root)
         own = sorted(
-            (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in FIRST
+            (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in first
         )
         routed = router_paths(tuple(b.route.path for b in own))
         for b, path in zip(own, routed, strict=True):
@@ -236,7 +248,7 @@ def create_app(
         openapi = _openapi_route(surface)
         root.router.add_get(
             openapi.full_path,
-            guard(openapi, _openapi_handler(surface, areas.routes(core))),
+            guard(openapi, _openapi_handler(surface, registry.routes(core))),
             name=openapi.name,
         )
         names.append(openapi.name)
@@ -258,7 +270,7 @@ def create_app(
     # Last, so every route above matches first.
     root_miss = _miss([path for path in root_paths if path is not None])
     root.router.add_route("*", "/{tail:.*}", _unrouted(misses, root_miss))
-    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, served_areas.storage(studio)))
+    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, server_registry.storage(studio)))
     root.on_shutdown.append(_end_streams)
     return root
 
@@ -301,7 +313,7 @@ def _lifetime(
                     services.streams.watching(on)
                     dispatcher.told(on)
 
-                await catch_up(services.store, services.runtime, areas.jobs(services.areas))
+                await catch_up(services.store, services.runtime, registry.jobs(services.areas))
                 tasks = [
                     asyncio.create_task(_housekeeping(services, mark, config.flush_seconds)),
                     asyncio.create_task(services.store.watch(players.forget, watching)),

@@ -4,7 +4,7 @@ The core declares the area (:class:`livecore.area.Area`: its routes, webhook kin
 ports); its server package (``livecore_server/<area>/``) declares the handler bound to each of its routes
 and what it keeps in the database: its tables, their migrations and its SQL ports, the same fields for a
 built-in area and a studio's own (:mod:`livecore_server.storage.area_storage`). The app mounts the
-bindings of every area served (:mod:`livecore_server.areas`), in the areas' order, and its store keeps
+bindings of every area served (:mod:`livecore_server.registry`), in the areas' order, and its store keeps
 what they declare (:func:`storage_of`).
 """
 

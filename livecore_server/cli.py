@@ -253,8 +253,8 @@ def _opening() -> Iterator[None]:
 
 
 def _services(config: Config, clock: Clock | None = None) -> Services:
-    from livecore_server.areas import storage
     from livecore_server.clock import SystemClock
+    from livecore_server.registry import storage
     from livecore_server.services import build_services
 
     with _opening():
@@ -788,7 +788,7 @@ def webhook_unpause(endpoint_id: str, db: str | None) -> None:
 @click.option("--db", default=None, help=DB_HELP)
 def webhook_sample(endpoint_id: str, kind: str | None, db: str | None) -> None:
     """Send a signed sample event with placeholder values (header X-Svc-Webhook-Test: 1)."""
-    from livecore.webhooks.samples import DEFAULT_SAMPLE_KIND
+    from livecore.operators.webhooks import DEFAULT_SAMPLE_KIND
     from livecore_server.operators.webhooks import send_sample
 
     click.echo(_operate(db, lambda s: send_sample(s, endpoint_id, kind or DEFAULT_SAMPLE_KIND)))

@@ -20,9 +20,9 @@ from aiohttp import web
 from livecore.clock import Clock
 from livecore.rand import RandomSource
 from livecore_server.app import create_app
-from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.config import Config
+from livecore_server.registry import storage
 from livecore_server.services import SERVICES, Services, build_services
 
 

@@ -28,7 +28,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore_server.area import ServerArea
 from livecore_server.config import is_postgres, sqlite_path
 
@@ -46,14 +46,14 @@ class PluginError(Exception):
 
 def load_area(name: str) -> ServerArea:
     """The area of package ``name``: its ``server.SERVER_AREA``, else its core declaration alone, found as
-    the core finds it (:func:`livecore.areas.studio_area`: ``area.AREA``, else the package's own); an
+    the core finds it (:func:`livecore.registry.studio_area`: ``area.AREA``, else the package's own); an
     area of one module (``examples/studio_daily``) declares it in the package itself, its ``AREA`` alone
     so that it imports without the server, or its ``SERVER_AREA``."""
     try:
-        core = core_areas.declaring(name)
-    except core_areas.AreaNotFound as exc:
+        core = registry.declaring(name)
+    except registry.AreaNotFound as exc:
         raise PluginError(str(exc)) from None
-    server = core_areas.importable(f"{name}.server")
+    server = registry.importable(f"{name}.server")
     if server is not None:
         found = getattr(server, "SERVER_AREA", None)
         if not isinstance(found, ServerArea):
@@ -63,8 +63,8 @@ def load_area(name: str) -> ServerArea:
     if isinstance(own, ServerArea):
         return own
     try:
-        return ServerArea(core_areas.studio_area(name))
-    except core_areas.AreaNotFound:
+        return ServerArea(registry.studio_area(name))
+    except registry.AreaNotFound:
         declared = f"{name}.server.SERVER_AREA nor {name}.area.AREA (nor {name}.AREA)"
         raise PluginError(f"area {name}: neither {declared} is declared") from None
 
@@ -139,10 +139,10 @@ def served(db: str, names: Iterable[str]) -> tuple[ServerArea, ...]:
 
 def load(names: Iterable[str]) -> tuple[ServerArea, ...]:
     """The studio's areas named, each once, in the order first named; refused if two areas (the
-    service's own included) claim one name (:func:`livecore.areas.registered`)."""
+    service's own included) claim one name (:func:`livecore.registry.areas`)."""
     loaded = tuple(load_area(name) for name in dict.fromkeys(names))
     try:
-        core_areas.registered(a.area for a in loaded)
-    except core_areas.AreaConflict as exc:
+        registry.areas(a.area for a in loaded)
+    except registry.AreaConflict as exc:
         raise PluginError(str(exc)) from None
     return loaded

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore.area import Area
 from livecore.games import Game
 from livecore.scope import Environment
@@ -47,7 +47,7 @@ class Request:
 
 def parts(studio: Sequence[Area] = ()) -> list[SeasonPart]:
     """The season parts of the areas fitted (the built-in ones, then ``studio``'s), in the areas' order."""
-    return [area.season for area in core_areas.registered(studio) if area.season is not None]
+    return [area.season for area in registry.areas(studio) if area.season is not None]
 
 
 def find_game(tx: ServerTransaction, key: str, studio: str | None) -> Game:

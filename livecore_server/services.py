@@ -15,7 +15,8 @@ from datetime import datetime, timedelta
 import attrs
 from aiohttp import web
 
-from livecore import areas
+from livecore import registry
+from livecore.api.request import PathIds
 from livecore.area import Area
 from livecore.clock import Clock, ManualClock, to_millis
 from livecore.commands import Runtime
@@ -56,8 +57,10 @@ class Services:
     players: PlayerCache
     streams: BoardHubs
     stream_slots: StreamSlots
-    # The areas served: the built-in ones and the studio's own (livecore.areas.registered).
-    areas: tuple[Area, ...] = areas.BUILT_IN
+    # The areas served: the installed ones and the studio's own (livecore.registry.areas).
+    areas: tuple[Area, ...]
+    # The ids in their routes' paths, with the codes of the records they name.
+    paths: PathIds
     # Held while the buffers are written: a flush that finds them empty because another one took them
     # waits until that one has committed, so "flushed" means written.
     _flushing: asyncio.Lock = attrs.field(factory=asyncio.Lock, init=False)
@@ -88,12 +91,14 @@ def build_services(
     config: Config,
     clock: Clock,
     rng: RandomSource | None = None,
-    served: tuple[Area, ...] = areas.BUILT_IN,
+    served: tuple[Area, ...] | None = None,
     *,
     storage: AreaStorage,
 ) -> Services:
-    """The services of a server of the ``served`` areas (the built-in ones and a studio's own), whose
-    tables, migrations and SQL ports ``storage`` holds (``livecore_server.areas.storage()``)."""
+    """The services of a server of the ``served`` areas (the installed ones and a studio's own; None: the
+    installed ones), whose tables, migrations and SQL ports ``storage`` holds
+    (``livecore_server.registry.storage()``)."""
+    served = registry.installed() if served is None else served
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
     server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)
@@ -127,7 +132,7 @@ def build_services(
         clock=clock,
         rng=rng,
         hasher=keys.hasher,
-        checks=areas.checks(served),
+        checks=registry.checks(served),
         presence_of=presence.presence_of,
         contributions=Contributions(served),
     )
@@ -154,6 +159,7 @@ def build_services(
         streams=BoardHubs(store, runtime),
         stream_slots=StreamSlots(store, shared=config.postgres),
         areas=served,
+        paths=PathIds(registry.record_ids(served)),
     )
     store.on_player_written(services.players.forget)
     store.on_config_changed(services.key_cache.changed)
@@ -164,7 +170,7 @@ def build_services(
 
 def schedule_work(s: Services) -> None:
     """The areas' scheduled work (:mod:`livecore.schedule`), and the server's own housekeeping."""
-    schedule_jobs(s.scheduler, s.store, s.runtime, areas.jobs(s.areas))
+    schedule_jobs(s.scheduler, s.store, s.runtime, registry.jobs(s.areas))
 
     async def idempotency() -> None:
         cutoff = to_millis(s.clock.now() - TTL)

@@ -37,11 +37,11 @@ import pytest
 
 from livecore.clock import ManualClock
 from livecore.scope import Environment, Permission
-from livecore_server.areas import storage
 from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.registry import storage
 from livecore_server.services import Services, build_services
 
 #: Where a served manifest's clock starts, unless the test says: a Monday, 12:00 UTC.

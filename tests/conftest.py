@@ -28,12 +28,12 @@ from aiohttp.test_utils import TestClient, TestServer
 from livecore.clock import Clock, ManualClock
 from livecore.rand import RandomSource, SeededRandomSource
 from livecore_server.app import DISPATCHER, create_app
-from livecore_server.areas import storage
 from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.registry import storage
 from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.storage.server_store import open_store
 from livecore_server.workers.dispatcher import Dispatcher

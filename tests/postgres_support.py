@@ -26,8 +26,8 @@ from psycopg import sql
 
 from livecore.games import Game
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
 from livecore_server.manifest import parse_manifest
+from livecore_server.registry import storage
 from livecore_server.storage.postgres import PostgresStore
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"

@@ -1,7 +1,7 @@
 """The quests area, as it declares itself (:class:`livecore.area.Area`): everything it brings to the
 service, in one place. The server loads it by its package name (``[plugins] areas = ["studio_quests"]``,
 ``serve --area studio_quests``); an embedded user passes it to ``MemoryStore([AREA])`` and
-``Runtime(checks=areas.checks([AREA]))``."""
+``registry.runtime([AREA], clock=..., rng=..., hasher=...)``."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 The contract (docs/reference/conventions.md#versioning-and-deprecation) publishes one document for the client
 surface (``/sdk/v1``) and one for the server surface (``/server/v1``); the operators' surface (``/admin/v1``)
 has one too, built the same way, though it is not part of the public contract. Everything here is derived
-from :data:`livecore.api.routes.ALL` and the attrs wire models, so the documents cannot drift from the
-server and the clients:
+from the areas' routes (:func:`livecore.registry.routes`) and the attrs wire models, so the documents
+cannot drift from the server and the clients:
 
 - JSON Schema (the 2020-12 dialect OpenAPI 3.1 uses) is generated generically from the attrs models:
   properties by camelCase wire name, nested models as ``#/components/schemas/<ClassName>`` references.
@@ -48,7 +48,6 @@ from livecore.api.auth import credential_refusals, documented_credential, docume
 from livecore.api.convert import ABSENT, Absent, camel
 from livecore.api.parts import wire_fields
 from livecore.api.route import Auth, Idempotency, Route, Surface, literal_rivals, refusals
-from livecore.api.routes import ALL
 from livecore.api.views import ErrorEnvelope
 from livecore.enums import Values
 from livecore.errors import (
@@ -195,7 +194,7 @@ _PARAMETERS: dict[str, Any] = {
 }
 
 
-def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: str) -> dict[str, Any]:
+def build_document(surface: Surface, routes: Iterable[Route], *, version: str) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``surface`` (one of :data:`DOCUMENTED_SURFACES`) from ``routes``.
 
     Routes of other surfaces are ignored. ``version`` is the document's ``info.version`` (the package
@@ -247,7 +246,7 @@ def build_document(surface: Surface, routes: Iterable[Route] = ALL, *, version: 
 
 
 def build_documents(
-    routes: Iterable[Route] = ALL, *, version: str, surfaces: Iterable[Surface] = PUBLIC_SURFACES
+    routes: Iterable[Route], *, version: str, surfaces: Iterable[Surface] = PUBLIC_SURFACES
 ) -> dict[Surface, dict[str, Any]]:
     """The documents of ``surfaces`` (the public contract's two unless told), by surface."""
     selected = tuple(routes)

@@ -9,10 +9,11 @@ between markers inside them, so prose and tables live together and the tables ca
 
 Blocks (the text after ``generated:``):
 
-- ``routes PAGE``: every route of the registry (:data:`livecore.api.routes.ALL`) whose area's page is
-  PAGE (see :data:`AREAS`), in registry order: method and path, auth, rate-limit bucket, idempotency,
-  path and query parameters, request body fields, success status and response fields, error codes.
-- ``schemas PAGE``: the nested models first reached from PAGE's routes (in :data:`AREAS` order); other
+- ``routes PAGE``: every route of the installed areas (:func:`livecore.registry.installed`) whose
+  :attr:`livecore.area.Area.page` is PAGE, in the areas' order: method and path, auth, rate-limit
+  bucket, idempotency, path and query parameters, request body fields, success status and response
+  fields, error codes.
+- ``schemas PAGE``: the nested models first reached from PAGE's routes (in the areas' order); other
   pages link to them there.
 - ``route-index``: one row per route, linking to its page.
 - ``errors``: every code the areas declare (:attr:`livecore.area.Area.errors`: the generic ones first, the
@@ -39,8 +40,7 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore import areas
-from livecore.api import routes as registry
+from livecore import registry
 from livecore.api.convert import DEFAULT_IN_WORDS, camel
 from livecore.api.openapi import (
     _PATH_PARAM,
@@ -62,10 +62,8 @@ from livecore.hooks import PROJECT
 from livecore.limits import duration
 from livecore.schedule import Job
 from livecore.section import Section
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 
 __all__ = [
-    "AREAS",
     "area_of",
     "main",
     "missing",
@@ -74,14 +72,6 @@ __all__ = [
     "studio_page",
     "webhook_payloads",
 ]
-
-#: Each page of ``docs/reference/`` that lists routes, with the areas whose routes it lists
-#: (:attr:`livecore.area.Area.page`), in the areas' order.
-AREAS: Mapping[str, tuple[str, ...]] = {
-    page: tuple(a.name for a in areas.BUILT_IN if a.page == page)
-    for page in dict.fromkeys(a.page for a in areas.BUILT_IN)
-}
-_PAGE_OF_ROUTE: Mapping[str, str] = {r.name: a.page for a in areas.BUILT_IN for r in a.routes}
 
 WEBHOOKS_PAGE = "webhooks"
 
@@ -103,10 +93,10 @@ _LIMIT_PAGES = (
 _BLOCK = re.compile(r"<!-- generated: (?P<spec>[^>]*?) -->\n.*?<!-- end generated -->", re.DOTALL)
 
 
-def _limits(registered: Sequence[Area] = areas.BUILT_IN) -> dict[str, list[tuple[str, str]]]:
+def _limits(registered: Sequence[Area]) -> dict[str, list[tuple[str, str]]]:
     """The limits the areas declare, by the page that describes them: (what, value); the pages in
     :data:`_LIMIT_PAGES` order, then any other in the areas' order."""
-    declared = areas.limits(registered)
+    declared = registry.limits(registered)
     order = [
         *(page for page in _LIMIT_PAGES if page in declared),
         *(p for p in declared if p not in _LIMIT_PAGES),
@@ -115,16 +105,13 @@ def _limits(registered: Sequence[Area] = areas.BUILT_IN) -> dict[str, list[tuple
 
 
 def webhook_payloads() -> Mapping[str, type]:
-    """Every webhook kind with the attrs class its ``data`` is declared by (``livecore/webhooks``)."""
-    return PAYLOAD_TYPES
+    """Every webhook kind of the installed areas with the attrs class its ``data`` is declared by."""
+    return registry.webhook_kinds(registry.installed())
 
 
 def area_of(route: Route) -> str:
     """The page of ``route``: its area's (:attr:`livecore.area.Area.page`)."""
-    page = _PAGE_OF_ROUTE.get(route.name)
-    if page is None:
-        raise ValueError(f"route {route.name!r} belongs to no registered area")
-    return page
+    return _context().page_of(route)
 
 
 # --- The model graph ------------------------------------------------------------------------------------
@@ -145,7 +132,7 @@ class _Context:
         self,
         routes: Sequence[Route],
         payloads: Mapping[str, type],
-        served: Sequence[Area] = areas.BUILT_IN,
+        served: Sequence[Area],
         link_base: str = "",
     ) -> None:
         self.routes = tuple(routes)
@@ -156,7 +143,7 @@ class _Context:
             p: tuple(a.name for a in served if a.page == p) for p in dict.fromkeys(a.page for a in served)
         }
         self._page_of = {r.name: a.page for a in served for r in a.routes}
-        builtin = {a.name for a in areas.BUILT_IN}
+        builtin = {a.name for a in registry.installed()}
         self._payload_page = {
             p.KIND: (WEBHOOKS_PAGE if a.name in builtin else a.page) for a in served for p in a.webhooks
         }
@@ -434,14 +421,14 @@ def _error_rows(codes: Sequence[Code]) -> str:
     return "\n".join(rows)
 
 
-def _errors_block(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def _errors_block(registered: Sequence[Area]) -> str:
     """Every code of the areas, in their order."""
-    return _error_rows(areas.error_codes(registered))
+    return _error_rows(registry.error_codes(registered))
 
 
 def _limits_block() -> str:
     rows = ["| Limit | Value | Described in |", "|---|---|---|"]
-    for page, declared in _limits().items():
+    for page, declared in _limits(registry.installed()).items():
         rows.extend(f"| {what} | {value} | [{page}]({page}.md) |" for what, value in declared)
     return "\n".join(rows)
 
@@ -466,7 +453,7 @@ def _render(ctx: _Context, spec: str, page: str) -> str:
     if spec == "route-index":
         return _route_index(ctx)
     if spec == "errors":
-        return _errors_block()
+        return _errors_block(registry.installed())
     if spec == "limits":
         return _limits_block()
     raise ValueError(f"unknown generated block {spec!r} in {page}.md")
@@ -474,7 +461,8 @@ def _render(ctx: _Context, spec: str, page: str) -> str:
 
 @functools.cache
 def _context() -> _Context:
-    return _Context(registry.ALL, webhook_payloads())
+    installed = registry.installed()
+    return _Context(registry.routes(installed), registry.webhook_kinds(installed), installed)
 
 
 def route_section(route: Route, page: str) -> str:
@@ -578,8 +566,8 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
     their scheduled jobs. Models of the service's own pages link there, prefixed with ``link_base`` (a URL
     or a relative path to ``docs/reference/``)."""
     own = [attrs.evolve(area, page=STUDIO_PAGE) for area in studio]
-    served = areas.registered(own)
-    ctx = _Context(areas.routes(served), areas.webhook_kinds(served), served, link_base)
+    served = registry.areas(own)
+    ctx = _Context(registry.routes(served), registry.webhook_kinds(served), served, link_base)
     names = ", ".join(area.name for area in own)
     parts = [
         f"# Reference: {names}",
@@ -621,8 +609,8 @@ def studio_page(studio: Sequence[Area], *, link_base: str = "") -> str:
 
 def _studio_main(args: argparse.Namespace) -> int:
     try:
-        fresh = studio_page([areas.studio_area(name) for name in args.area], link_base=args.link_base)
-    except (areas.AreaNotFound, areas.AreaConflict) as exc:
+        fresh = studio_page([registry.studio_area(name) for name in args.area], link_base=args.link_base)
+    except (registry.AreaNotFound, registry.AreaConflict) as exc:
         # The package's name and why, as serve says it: what to fix, without a traceback to read through.
         print(f"error: {exc}", file=sys.stderr)
         return 2

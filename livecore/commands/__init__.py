@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from livecore.clock import Clock
-from livecore.contributions import Contributions, served
+from livecore.contributions import Contributions, installed
 from livecore.events import DomainEvent
 from livecore.hashing import KeyedHasher
 from livecore.hooks import NO_CHECKS, Checks
@@ -37,9 +37,9 @@ class Runtime:
     # A players.presence.PresenceOf: by default, the presence the player's record holds.
     # Left out of == and hash: a board's bound method hashes its board, which is mutable.
     presence_of: Callable[[Any], Any] = attrs.field(default=operator.attrgetter("presence"), eq=False)
-    # What the registered areas add to each other's tables (livecore.contributions): the process's areas
-    # unless a server or a simulation gives its own.
-    contributions: Contributions = attrs.field(factory=served, eq=False)
+    # The areas it runs and what they add to each other's tables (livecore.contributions): the installed
+    # areas unless a server or a simulation gives its own (livecore.registry.runtime).
+    contributions: Contributions = attrs.field(factory=installed, eq=False)
 
 
 def emit(

@@ -1,5 +1,5 @@
 """Placeholder payloads of the guilds area's webhook kinds, for sample deliveries
-(:mod:`livecore.webhooks.samples`)."""
+(:attr:`livecore.area.Area.samples`)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
+from livecore import registry
 from livecore.area import Area, HasPorts, MemoryPort, Ports
 from livecore.events import DomainEvent
 from livecore.games import Game, Studio
@@ -37,14 +38,11 @@ _SHARED: tuple[tuple[str, MemoryPort], ...] = (
 class MemoryStore:
     """The tables. Ports read and write them; nothing here applies a rule.
 
-    ``areas``: a studio's own areas, after the built-in ones (refused, as the server refuses them, if two
+    ``areas``: a studio's own areas, after the installed ones (refused, as the server refuses them, if two
     claim one name)."""
 
     def __init__(self, areas: Iterable[Area] = ()) -> None:
-        # Deferred: the areas' packages import their memory ports, and these import this package.
-        from livecore.areas import registered
-
-        every = registered(areas)
+        every = registry.areas(areas)
         # Each area's tables by its name; a studio's area may keep its own there too.
         self.tables: dict[str, Any] = {a.name: a.tables() for a in every if a.tables is not None}
         self._kinds: dict[type, Any] = {type(t): t for t in self.tables.values()}

@@ -83,7 +83,7 @@ from typing import Any
 
 import attrs
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore.area import Area
 from livecore.errors import FileProblems
 from livecore.games import GameSettings
@@ -130,32 +130,34 @@ class Segment:
         return self.tables.get(table.name)
 
 
-def _parts(areas: Sequence[Area]) -> list[SeasonPart]:
-    return [area.season for area in areas if area.season is not None]
+def _parts(areas: Sequence[Area] | None) -> list[SeasonPart]:
+    """The season parts of the areas played; None: of the installed areas."""
+    played = registry.installed() if areas is None else areas
+    return [area.season for area in played if area.season is not None]
 
 
-def _rates(areas: Sequence[Area]) -> dict[str, Rate]:
+def _rates(areas: Sequence[Area] | None) -> dict[str, Rate]:
     """The segment fields the season's behaviour model and the areas add, by name."""
     added = [rate for part in _parts(areas) for rate in part.rates]
     return {rate.name: rate for rate in (*behaviour.RATES, *added)}
 
 
-def _segment_tables(areas: Sequence[Area]) -> dict[str, SegmentTable]:
+def _segment_tables(areas: Sequence[Area] | None) -> dict[str, SegmentTable]:
     """The segment fields the areas add that are tables by key, by name."""
     return {t.name: t for part in _parts(areas) for t in part.segment_tables}
 
 
-def _tables(areas: Sequence[Area]) -> dict[str, StudioRates]:
+def _tables(areas: Sequence[Area] | None) -> dict[str, StudioRates]:
     """The ``[studio]`` tables the areas add, by name."""
     return {t.name: t for part in _parts(areas) for t in part.studio}
 
 
-def _population_tables(areas: Sequence[Area]) -> dict[str, PopulationTable]:
+def _population_tables(areas: Sequence[Area] | None) -> dict[str, PopulationTable]:
     """The population's tables the areas add, by name."""
     return {t.name: t for part in _parts(areas) for t in part.tables}
 
 
-def _defaults(segment: Segment, areas: Sequence[Area] = core_areas.BUILT_IN) -> Segment:
+def _defaults(segment: Segment, areas: Sequence[Area] | None = None) -> Segment:
     """A default segment with the areas' values for it written in."""
     rates = _rates(areas).values()
     found = {r.name: r.defaults[segment.name] for r in rates if segment.name in r.defaults}
@@ -214,7 +216,7 @@ class Population:
         return f"{named}: {those} no session in a season"
 
     def pinned(
-        self, base: GameSettings, other: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
+        self, base: GameSettings, other: GameSettings, areas: Sequence[Area] | None = None
     ) -> Population:
         """This population with what ``base`` places written into the areas' tables that pin it (the
         score ranges of its events and boards that ``other`` has too, of the same order): two manifests
@@ -227,7 +229,7 @@ class Population:
                 tables[name] = found.pin(self.tables.get(name), base, other, parts)
         return attrs.evolve(self, tables=tables)
 
-    def against(self, base: Population, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
+    def against(self, base: Population, areas: Sequence[Area] | None = None) -> Population:
         """This population, compared with ``base``, with what the two share written into the areas'
         tables that say so (:attr:`PopulationTable.against`: an offer's reference price, the base's
         price), so a price changed in this file is measured against the base's."""
@@ -352,7 +354,7 @@ def _studio(
     return Studio(rates=rates) if ok else None
 
 
-def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> Population:
+def parse_population(text: str, areas: Sequence[Area] | None = None) -> Population:
     """Parse population TOML text (the module's docstring); raise :class:`PopulationError` naming every
     problem. Empty text is the default population. ``areas``: the areas played (the built-in ones, and a
     studio's after them), whose segment fields, ``[studio]`` tables and tables
@@ -404,7 +406,7 @@ def parse_population(text: str, areas: Sequence[Area] = core_areas.BUILT_IN) -> 
 
 
 def write_population(
-    population: Population, header: Sequence[str] = (), areas: Sequence[Area] = core_areas.BUILT_IN
+    population: Population, header: Sequence[str] = (), areas: Sequence[Area] | None = None
 ) -> str:
     """Population TOML text :func:`parse_population` reads back as ``population``: ``header`` first, as
     comment lines, then its segments (every field it sets), the tables the areas add (``[events]``,
@@ -445,7 +447,7 @@ def write_population(
 
 
 def check_population(
-    population: Population, settings: GameSettings, areas: Sequence[Area] = core_areas.BUILT_IN
+    population: Population, settings: GameSettings, areas: Sequence[Area] | None = None
 ) -> None:
     """Refuse (:class:`PopulationError`) a population naming what the game does not declare: what the areas'
     tables name (an event, a shared board, a currency spent), what an area's ``[studio]`` table gives (a

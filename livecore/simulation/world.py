@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from livecore import areas as core_areas
+from livecore import contributions, registry
 from livecore.api.request import PathIds
 from livecore.area import Area
 from livecore.clock import ManualClock
@@ -86,15 +86,17 @@ class BaseSimulation:
         self.manifest = manifest
         #: Where its clock started.
         self.started = start
-        #: The areas it plays: the built-in ones and then the studio's.
-        self.areas = core_areas.registered(areas)
+        #: The areas it plays: the installed ones and then the studio's, which the process serves from now
+        #: on (what is read without a runtime, a studio's grant kinds among them).
+        self.areas = registry.areas(areas)
+        contributions.serve(self.areas)
         self.clock = ManualClock(start)
         self.rt = Runtime(
             clock=self.clock,
             rng=SeededRandomSource(seed),
             # Player secrets are minted and checked as on a server; a simulation keeps them itself.
             hasher=KeyedHasher(f"simulation-{seed}".encode().ljust(32, b".")),
-            checks=core_areas.checks(self.areas),
+            checks=registry.checks(self.areas),
             contributions=Contributions(self.areas),
         )
         self.store = MemoryStore(areas)
@@ -108,7 +110,7 @@ class BaseSimulation:
                 key=key,
                 name=declared.name,
                 settings=settings,
-                ever_enabled=core_areas.remembered_on(settings),
+                ever_enabled=registry.remembered_on(settings, self.areas),
             )
             self.store.add_game(studio, made)
             self.games[key] = made
@@ -116,10 +118,10 @@ class BaseSimulation:
         self.env = env
         self.scope = Scope(studio.id, self.game.id, env, _CLIENT)
         self.server_scope = Scope(studio.id, self.game.id, env, _SERVER)
-        self.schedule = Schedule(self.store, self.rt, core_areas.jobs(self.areas))
+        self.schedule = Schedule(self.store, self.rt, registry.jobs(self.areas))
         #: What its players' and its backend's calls run (livecore.simulation.calls).
-        self.handlers = core_areas.handlers(self.areas)
-        self.paths = PathIds(core_areas.record_ids(self.areas))
+        self.handlers = registry.handlers(self.areas)
+        self.paths = PathIds(registry.record_ids(self.areas))
         #: Whether its players' and its backend's actions are read through their wire form, as a
         #: stranger's request is (400 naming each offending field): a season turns it off for the calls it
         #: makes itself, unless it is asked to check them (:mod:`livecore.simulation.calls`).

@@ -17,10 +17,9 @@ import attrs
 from aiohttp import web
 from aiohttp.web_protocol import RequestPayloadError
 
-from livecore import areas
 from livecore.api.auth import authentication
-from livecore.api.request import PathIds, Request, answer_of, fields_of
 from livecore.api.request import Reply as Reply  # re-exported: a studio's handlers import them from here
+from livecore.api.request import Request, answer_of, fields_of
 from livecore.api.request import structured as structured
 from livecore.api.route import Auth, Idempotency, Route, Surface
 from livecore.commands.reads import Reads
@@ -239,7 +238,6 @@ def _utf8(value: bytes) -> bool:
 
 
 # Record ids in a path, with their area's not-found code.
-_PATHS = PathIds(areas.record_ids())
 
 
 def _idempotency_key(
@@ -349,7 +347,7 @@ def _execute(
     tx: ServerTransaction, binding: Binding, call: AnyCall, key: str | None, fp: str | None
 ) -> _Outcome:
     call = _authenticated(tx, call)
-    _PATHS.check_records(call.route, call.params)
+    call.services.paths.check_records(call.route, call.params)
     if key is not None and fp is not None:
         # Checked again inside the write: a duplicate may have committed since the read outside it.
         replay = _replay(tx, call, key, fp)
@@ -406,7 +404,7 @@ def make_handler(
         if route.test_only and api_key is not None and api_key.env is not Environment.TEST:
             raise LivecoreError(PERMISSION_DENIED, "This route accepts test-environment keys only.")
         raw_body = await _read_json(request, route) if reads_body else None
-        errors = _PATHS.errors(route, request.match_info)
+        errors = services.paths.errors(route, request.match_info)
         key = _idempotency_key(request, route, raw_body, errors)
         build = _sent_build(route, request.headers, errors)
         if errors:
@@ -451,7 +449,7 @@ def make_handler(
         # One Call, built once the body and query are parsed: copying it per request shows in a heartbeat.
         call = call_with(*structured(route, raw_body, _query_params(request), errors))
         if route.stream:
-            _PATHS.check_records(call.route, call.params)
+            services.paths.check_records(call.route, call.params)
             return await cast(StreamHandler, binding.handler)(call, request)
         if not binding.transactional:
             result = await cast(DirectHandler, binding.handler)(call)

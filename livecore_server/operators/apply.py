@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from livecore.areas import remembered_on
+from livecore import registry
 from livecore.clock import to_millis
 from livecore.commands import Runtime
 from livecore.ids import Prefix, new_id, new_secret
@@ -59,7 +59,9 @@ def _apply(tx: ServerTransaction, keys: ServerKeys, rt: Runtime, manifest: Manif
         if game_id is None:
             game_id = new_id(Prefix.GAME, rt.clock.now(), rt.rng)
             tx.manifest.insert_game(game_id, studio_id, game_key, game.name, stored, now)
-        tx.manifest.update_game(game_id, game.name, stored, now, enabled=remembered_on(settings))
+        tx.manifest.update_game(
+            game_id, game.name, stored, now, enabled=registry.remembered_on(settings, registry.installed())
+        )
         games[game_key] = {
             "id": game_id,
             "apiKeys": {name: _api_key(tx, rt, game_id, name, k) for name, k in game.api_keys.items()},

@@ -1,7 +1,7 @@
-"""The player tools' merge and erasure routes (docs/reference/player-tools.md, "Merge" and "Erasure"):
-their commands run each area's merge or erasure step, so they import the list of the areas
-(:mod:`livecore.areas`), which holds this area's declaration; the declaration cannot hold their handlers
-without an import circle, so they are bound here (the player tools' other handlers are the core's,
+"""The player tools' merge and erasure routes (docs/reference/player-tools.md, "Merge" and "Erasure"),
+bound here because they also forget the answers kept that show the merged or erased player's secret
+(:mod:`livecore_server.shown_secrets`); their commands run each area's merge or erasure step, in the
+runtime's areas' order (the player tools' other handlers are the core's,
 :mod:`livecore.player_tools.handlers`)."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from livecore_server.areas import BUILT_IN
+from livecore_server import registry
 from livecore_server.simulate.section import (
     Gathering,
     ReportPart,
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 def parts(studio: Iterable[ServerArea] = ()) -> tuple[ReportPart, ...]:
     """The report's parts: the built-in areas' and then ``studio``'s own, by place (then as the areas
     are registered)."""
-    found = [a.report for a in (*BUILT_IN, *studio) if a.report is not None]
+    found = [a.report for a in (*registry.installed(), *studio) if a.report is not None]
     return tuple(sorted(found, key=lambda part: part.place))
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore.games import GameSettings
 from livecore.manifest import Manifest
 from livecore.simulation import Simulation
@@ -63,7 +63,7 @@ def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerA
     """The population file's (UTF-8 TOML), or the default population when no file is named; refusals
     raise :class:`~livecore.simulation.population.PopulationError`. ``areas``: a studio's areas played,
     whose fields and tables the file may set."""
-    played = core_areas.registered(a.area for a in areas)
+    played = registry.areas(a.area for a in areas)
     if path is None:
         return parse_population("", played)
     try:
@@ -361,7 +361,7 @@ def simulate(
     runs = max(len(manifests), len(populations))
     if runs == 2:
         base, other = (_settings(m, game) for _, m in _each(manifests, 2))
-        played_areas = core_areas.registered(a.area for a in areas)
+        played_areas = registry.areas(a.area for a in areas)
         populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
         (base_name, first), (name, second) = populations
         populations = [(base_name, first), (name, second.against(first, played_areas))]

@@ -5,7 +5,7 @@ tables of the service, several areas' among them), applied in order on start
 Each built-in area keeps the migrations of its own tables in its server package
 (``livecore_server/<area>/schema.py``): its own (``AreaMigration``, recorded as ``<area>:<name>``), or,
 for the areas not moved to them yet, the service's numbered ones it added.
-:func:`livecore_server.areas.storage` assembles the one history the store applies
+:func:`livecore_server.registry.storage` assembles the one history the store applies
 (:func:`livecore_server.storage.area_storage.served`): these, in the order of the names
 (:mod:`livecore_server.storage.history`), then each area's own. Each migration is a
 list of SQL statements, applied once in its own transaction and recorded in ``_migrations``; never edit an

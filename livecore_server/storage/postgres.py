@@ -46,7 +46,7 @@ from psycopg.adapt import Loader
 from psycopg.pq import TransactionStatus
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from livecore.areas import remembered, remembered_on
+from livecore import registry
 from livecore.commands.reads import Reads
 from livecore.games import Game
 from livecore_server.storage.area_storage import AreaStorage
@@ -762,8 +762,10 @@ class PostgresStore:
         ``apply``, once a remembered section was enabled the game keeps it in ``ever_enabled``."""
         settings = orjson.dumps(settings_converter.unstructure(game.settings)).decode()
         now = time.time_ns() // 10**6
-        flags = [f"{key}_ever_enabled" for key in remembered()]
-        ever = [key in game.ever_enabled | remembered_on(game.settings) for key in remembered()]
+        installed = registry.installed()
+        keys = registry.remembered(installed)
+        flags = [f"{key}_ever_enabled" for key in keys]
+        ever = [key in game.ever_enabled | registry.remembered_on(game.settings, installed) for key in keys]
         with self.transaction() as tx:
             tx.conn.execute(
                 "INSERT INTO games (id, studio_id, key, name, settings, created_at, updated_at"

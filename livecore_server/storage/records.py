@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from livecore import areas as core_areas
+from livecore import registry
 from livecore.api.convert import make_converter
 from livecore.area import Area
 from livecore.contributions import Contributions, served
@@ -46,7 +46,7 @@ def _part_keys() -> dict[type, tuple[Section, ...]]:
 
 @functools.cache
 def _keys_of(areas: Contributions) -> tuple[tuple[SettingsKey[Any], ...], dict[type, tuple[Section, ...]]]:
-    sections = core_areas.sections(typing.cast("tuple[Area, ...]", areas.areas))
+    sections = registry.sections(typing.cast("tuple[Area, ...]", areas.areas))
     return _game_keys(sections), _parts_within(sections)
 
 
@@ -131,7 +131,7 @@ _read_own_settings = make_dict_structure_fn(
 @functools.cache
 def _built_in_keys() -> tuple[SettingsKey[Any], ...]:
     """The keys of the built-in areas' sections, each stored at its default when a game has none."""
-    return _game_keys(core_areas.sections())
+    return _game_keys(registry.sections(registry.installed()))
 
 
 def _unstructure_settings(settings: GameSettings) -> dict[str, Any]:

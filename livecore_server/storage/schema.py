@@ -3,7 +3,7 @@ of each dialect derived from it (:class:`Schema`), and the tables no area owns (
 games, keys, webhooks, the outbox, the operators' tables and what the processes share).
 
 Each built-in area declares its own tables in its server package (``livecore_server/<area>/schema.py``),
-beside the migrations that build them; :func:`livecore_server.areas.storage` adds them up
+beside the migrations that build them; :func:`livecore_server.registry.storage` adds them up
 (:func:`livecore_server.storage.area_storage.served`) into the whole schema both stores build.
 ``tests/server/test_schema_declared.py`` migrates a fresh database of each dialect and checks that it
 holds exactly what is declared. An area's migrations are rendered from the declaration

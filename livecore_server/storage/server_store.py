@@ -122,7 +122,7 @@ def game_queue(game_id: str) -> str:
 
 def open_store(db: str, *, areas: AreaStorage, pool_size: int = 8) -> ServerStore:
     """``postgresql://...`` opens PostgreSQL (a pool of ``pool_size`` connections); anything else is a
-    SQLite file. It keeps what the ``areas`` served declare (``livecore_server.areas.storage()``: the
+    SQLite file. It keeps what the ``areas`` served declare (``livecore_server.registry.storage()``: the
     built-in ones and a studio's own), and applies their migrations on opening."""
     if is_postgres(db):
         from livecore_server.storage.postgres import PostgresStore

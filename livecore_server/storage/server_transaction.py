@@ -1,7 +1,7 @@
 """What the server's code reaches in a transaction: :class:`ServerTransaction`, the core's ports and the
 server's own. Both SQL transactions are one (:class:`~livecore_server.storage.sqlite.SqliteTransaction`,
 :class:`~livecore_server.storage.postgres.PostgresTransaction`): each opens the ports no area owns and
-those of every area it serves, the built-in ones among them (:func:`livecore_server.areas.storage`)."""
+those of every area it serves, the built-in ones among them (:func:`livecore_server.registry.storage`)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from livecore_server.storage.sqlport import GAME_CHANGED, BoardListener, Insert,
 T = TypeVar("T")
 
 # Statically a ServerTransaction: it opens the ports of the areas its store serves, the built-in ones among
-# them (livecore_server.areas.storage()). mypy cannot see ports opened from the areas' declarations, so
+# them (livecore_server.registry.storage()). mypy cannot see ports opened from the areas' declarations, so
 # it takes the transaction for abstract where it is made (``type: ignore[abstract]``), and
 # tests/server/test_sql_ports.py checks that every port is opened.
 if TYPE_CHECKING:

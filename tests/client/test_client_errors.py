@@ -12,7 +12,7 @@ import pytest
 import livecore.exceptions
 import livecore_client
 import livecore_client.errors
-from livecore.areas import error_codes
+from livecore import registry
 from livecore.errors import Code, LivecoreError
 from livecore.exceptions import LivecoreAPIError, api_error
 from livecore_client.errors import error_from_response
@@ -62,7 +62,7 @@ def test_transport_errors_stay_in_the_client() -> None:
     assert livecore_client.APIConnectionError.__module__ == "livecore_client.errors"
 
 
-@pytest.mark.parametrize("code", error_codes(), ids=str)
+@pytest.mark.parametrize("code", registry.error_codes(registry.installed()), ids=str)
 def test_the_answered_and_the_embedded_refusal_agree(code: Code) -> None:
     err = LivecoreError(
         code, "Refused.", {"cooldownUntil": "2026-03-02T12:00:00.000Z"}, headers={"Retry-After": "4"}

@@ -17,7 +17,7 @@ import pytest
 import respx
 
 import livecore_client
-from livecore.areas import error_codes
+from livecore import registry
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.events import DomainEvent
@@ -34,7 +34,6 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.samples import SAMPLES
 from livecore.webhooks.signing import signature_header
 from livecore_client import (
     APIResponseValidationError,
@@ -74,6 +73,7 @@ from livecore_client.models import (
 )
 from livecore_client.webhooks import PAYLOAD_TYPES, GiftClaimed, GiftSent, construct_event
 from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
+from tests.installed import SAMPLES
 
 SDK = f"{BASE}/sdk/v1/players"
 SRV = f"{BASE}/server/v1/players"
@@ -468,7 +468,11 @@ def test_gift_cooldown_error_carries_the_time(sdk: SdkClient, respx_mock: respx.
 def test_every_gift_code_has_its_class() -> None:
     from livecore_client.errors import _BY_CODE, error_class
 
-    gift_codes = [c for c in error_codes() if c.value.startswith("gift") or c is NOT_FRIENDS]
+    gift_codes = [
+        c
+        for c in registry.error_codes(registry.installed())
+        if c.value.startswith("gift") or c is NOT_FRIENDS
+    ]
     assert len(gift_codes) == 10
     for code in gift_codes:
         cls = _BY_CODE[code.value]

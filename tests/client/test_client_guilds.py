@@ -16,8 +16,8 @@ import httpx
 import pytest
 import respx
 
+from livecore import registry
 from livecore.api.route import Auth, Idempotency, Route, Surface
-from livecore.areas import error_codes
 from livecore.errors import Code
 from livecore.guilds import api as guilds
 from livecore.guilds.errors import (
@@ -693,7 +693,11 @@ GUILD_CODES: dict[Code, type[LivecoreAPIError]] = {
 
 def test_every_guild_code_has_its_class_under_its_status_family() -> None:
     declared = {code for route in guilds.ROUTES for code in route.errors}
-    named = {code for code in error_codes() if code.value.startswith(("guild", "help_"))}
+    named = {
+        code
+        for code in registry.error_codes(registry.installed())
+        if code.value.startswith(("guild", "help_"))
+    }
     assert set(GUILD_CODES) == named | {
         ALREADY_IN_GUILD,
         NOT_IN_GUILD,

@@ -64,7 +64,6 @@ from livecore.rand import SeededRandomSource
 from livecore.scope import Actor, Environment, Scope
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.samples import SAMPLES
 from livecore.webhooks.signing import signature_header
 from livecore_client import (
     AsyncSdkClient,
@@ -111,6 +110,7 @@ from livecore_client.webhooks import (
     construct_event,
 )
 from tests.client.support import BASE, Sleeps, pick, sent_json, sent_key
+from tests.installed import SAMPLES
 
 SRV = f"{BASE}/server/v1"
 SDK = f"{BASE}/sdk/v1/players"

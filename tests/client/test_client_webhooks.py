@@ -19,10 +19,9 @@ from livecore.memory import MemoryStore
 from livecore.players.commands import register
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore.webhooks import kinds, signing
+from livecore.webhooks import signing
 from livecore.webhooks.envelope import build_envelope
 from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.samples import SAMPLES
 from livecore.webhooks.signing import signature_header
 from livecore_client.errors import LivecoreClientError
 from livecore_client.webhooks import (
@@ -43,6 +42,8 @@ from livecore_client.webhooks import (
     construct_event,
     verify,
 )
+from tests import installed as kinds
+from tests.installed import SAMPLES
 
 SECRET = "whsec_studio_secret"
 NOW = 1_772_452_800  # 2026-03-02T12:00:00Z

@@ -10,9 +10,8 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.api.route import Auth, Route
-from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.crates import commands as crates_cmd
@@ -46,6 +45,7 @@ from livecore.scope import Environment, Scope
 from livecore.teams import commands as teams_cmd
 from livecore.transaction import Transaction
 from tests.core.test_gifts_rules import PLATFORM
+from tests.installed import ALL
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -305,7 +305,7 @@ def _studio_routes() -> tuple[Route, ...]:
     from studio_daily import AREA as DAILY
     from studio_quests.area import AREA as QUESTS
 
-    return areas.routes(areas.registered([QUESTS, DAILY]))
+    return registry.routes(registry.areas([QUESTS, DAILY]))
 
 
 @pytest.mark.parametrize("route", [*ALL, *_studio_routes()], ids=lambda r: r.name)

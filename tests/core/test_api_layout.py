@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import importlib
 
-from livecore import areas
-from livecore.api import routes
+from livecore import registry
 from livecore.api.route import Route
+from tests import installed as routes
 
 
 def test_every_route_an_area_declares_is_in_its_area() -> None:
-    for area in areas.BUILT_IN:
+    for area in registry.installed():
         module = importlib.import_module(f"livecore.{area.name}.api")
         declared = {value for value in vars(module).values() if isinstance(value, Route)}
         assert declared == set(area.routes), area.name
 
 
 def test_all_is_the_areas_routes_each_once_in_their_order() -> None:
-    assert tuple(route for area in areas.BUILT_IN for route in area.routes) == routes.ALL
+    assert tuple(route for area in registry.installed() for route in area.routes) == routes.ALL
     assert len(routes.ALL) == len(set(routes.ALL))

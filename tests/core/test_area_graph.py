@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from livecore import area_graph, areas, assembly
+from livecore import area_graph, assembly, registry
 from livecore.area import Area
 from tests.core.test_layering import ROOT, _imports, _modules
 
 #: The built-in areas, each a package of its own (``livecore/<area>/area.py``).
-PACKAGED = [area.name for area in areas.BUILT_IN]
+PACKAGED = [area.name for area in registry.installed()]
 
 
 def _area(module: str) -> str | None:
@@ -127,7 +127,7 @@ def _reaches(through_shared: bool = False) -> dict[str, dict[str, list[str]]]:
 
 
 def test_every_built_in_area_is_a_package_that_declares_it() -> None:
-    for area in areas.BUILT_IN:
+    for area in registry.installed():
         declared = importlib.import_module(f"livecore.{area.name}.area").AREA
         assert declared is area, area.name
 
@@ -136,14 +136,14 @@ def test_every_built_in_area_is_a_package_that_declares_it() -> None:
 
 
 def test_every_built_in_area_builds_only_on_areas_registered_before_it() -> None:
-    assert areas.registered() == areas.BUILT_IN
-    position = {area.name: index for index, area in enumerate(areas.BUILT_IN)}
-    assert all(position[base] < position[a.name] for a in areas.BUILT_IN for base in a.builds_on)
+    assert registry.areas() == registry.installed()
+    position = {area.name: index for index, area in enumerate(registry.installed())}
+    assert all(position[base] < position[a.name] for a in registry.installed() for base in a.builds_on)
 
 
 def test_an_area_that_builds_on_an_unknown_area_is_refused() -> None:
-    with pytest.raises(areas.AreaConflict, match="area quests: it builds on 'achievements', which is no"):
-        areas.registered([Area("quests", "", "quests", builds_on=("achievements",))])
+    with pytest.raises(registry.AreaConflict, match="area quests: it builds on 'achievements', which is no"):
+        registry.areas([Area("quests", "", "quests", builds_on=("achievements",))])
 
 
 @pytest.mark.parametrize(
@@ -158,16 +158,16 @@ def test_an_area_that_builds_on_an_unknown_area_is_refused() -> None:
     ids=["itself", "through-another"],
 )
 def test_an_area_that_builds_on_itself_is_refused(studio: list[Area]) -> None:
-    with pytest.raises(areas.AreaConflict, match="area quests: it builds on itself, quests -> "):
-        areas.registered(studio)
+    with pytest.raises(registry.AreaConflict, match="area quests: it builds on itself, quests -> "):
+        registry.areas(studio)
 
 
 def test_an_area_registered_before_one_it_builds_on_is_refused() -> None:
     studio = [Area("quests", "", "quests", builds_on=("streaks",)), Area("streaks", "", "q")]
     with pytest.raises(
-        areas.AreaConflict, match="area quests: it builds on streaks, which is registered after"
+        registry.AreaConflict, match="area quests: it builds on streaks, which is registered after"
     ):
-        areas.registered(studio)
+        registry.areas(studio)
 
 
 def test_an_area_builds_on_what_its_bases_build_on() -> None:
@@ -175,7 +175,7 @@ def test_an_area_builds_on_what_its_bases_build_on() -> None:
         Area("streaks", "", "q", builds_on=("grants",)),
         Area("quests", "", "quests", builds_on=("streaks", "friends")),
     ]
-    found = areas.bases(areas.registered(studio))
+    found = registry.bases(registry.areas(studio))
     assert found["quests"] == {"streaks", "friends", *found["streaks"], *found["friends"]}
     assert {"grants", "economy", "players"} <= found["quests"]
     assert found["players"] == frozenset()
@@ -188,7 +188,7 @@ def test_an_area_builds_on_what_its_bases_build_on() -> None:
 def test_an_area_imports_only_the_areas_it_builds_on(area: str) -> None:
     """Each import of another area's package by this one's, when this area does not build on that one,
     directly or through the areas it builds on (:attr:`livecore.area.Area.builds_on`)."""
-    allowed = areas.bases()[area]
+    allowed = registry.bases(registry.installed())[area]
     outside = {other: files for other, files in _reaches()[area].items() if other not in allowed}
     if outside:
         listed = "\n".join(f"  {other}: {line}" for other, files in sorted(outside.items()) for line in files)
@@ -204,7 +204,7 @@ THROUGH_SHARED = 11
 def test_no_area_reaches_an_area_it_does_not_build_on_through_shared_modules() -> None:
     """Each area's import of a shared module that imports, itself or through other shared modules, an
     area this one does not build on, with the way."""
-    bases = areas.bases()
+    bases = registry.bases(registry.installed())
     outside = {
         (area, other): ways
         for area, reached in _reaches(through_shared=True).items()
@@ -363,7 +363,10 @@ def test_the_architecture_page_draws_the_declared_graph() -> None:
 
 def test_the_drawing_has_each_area_and_an_arrow_to_each_area_it_builds_on() -> None:
     studio = [Area("quests", "", "quests", builds_on=("grants", "friends"))]
-    drawn = area_graph.mermaid(areas.registered(studio)).splitlines()
+    drawn = area_graph.mermaid(registry.areas(studio)).splitlines()
     assert drawn[0] == "flowchart TD"
     assert {"    players", "    quests", "    quests --> grants", "    quests --> friends"} <= set(drawn)
-    assert len([line for line in drawn if "-->" in line]) == sum(len(a.builds_on) for a in areas.BUILT_IN) + 2
+    assert (
+        len([line for line in drawn if "-->" in line])
+        == sum(len(a.builds_on) for a in registry.installed()) + 2
+    )

@@ -11,8 +11,8 @@ import attrs
 import pytest
 from pluggy import PluginValidationError
 
-from livecore import areas
-from livecore.api import reference, routes
+from livecore import registry
+from livecore.api import reference
 from livecore.area import Area, Ports
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -23,15 +23,14 @@ from livecore.hashing import KeyedHasher
 from livecore.hooks import hookimpl
 from livecore.ids import Prefix
 from livecore.memory import MemoryStore
+from livecore.operators.webhooks import sample_kinds
 from livecore.players.commands import register
 from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.schedule import Job, Schedule, Task, once
 from livecore.scope import Environment, Scope
 from livecore.section import Section
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.samples import sample_payload
 
 T0 = datetime(2026, 3, 2, 12, 0, 30, tzinfo=UTC)
 SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
@@ -39,7 +38,7 @@ SCOPE = Scope(studio_id="std_1", game_id="gam_1", env=Environment.TEST)
 
 def _runtime(clock: ManualClock, *extra: Area) -> Runtime:
     return Runtime(
-        clock=clock, rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32), checks=areas.checks(extra)
+        clock=clock, rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32), checks=registry.checks(extra)
     )
 
 
@@ -86,12 +85,12 @@ class _Pinged(WebhookPayload):
     ],
 )
 def test_an_area_that_claims_a_taken_name_is_refused(area: Area) -> None:
-    with pytest.raises(areas.AreaConflict):
-        areas.registered([area])
+    with pytest.raises(registry.AreaConflict):
+        registry.areas([area])
 
 
 def test_every_id_prefix_is_minted_by_one_area_or_none() -> None:
-    claimed = [prefix for area in areas.BUILT_IN for prefix in area.id_prefixes]
+    claimed = [prefix for area in registry.installed() for prefix in area.id_prefixes]
     shared = [prefix.value for prefix in Prefix]
     assert len(set(claimed + shared)) == len(claimed) + len(shared)
     assert {"plr", "gld", "lob", "team", "ev", "lb"} <= set(claimed)
@@ -99,14 +98,17 @@ def test_every_id_prefix_is_minted_by_one_area_or_none() -> None:
 
 def test_two_studio_areas_may_not_claim_one_port() -> None:
     port = {"quests": lambda store, journal: object()}
-    with pytest.raises(areas.AreaConflict, match="port 'quests'"):
-        areas.registered([Area("a", "", "a", ports=port), Area("b", "", "b", ports=port)])
+    with pytest.raises(registry.AreaConflict, match="port 'quests'"):
+        registry.areas([Area("a", "", "a", ports=port), Area("b", "", "b", ports=port)])
 
 
 def test_shared_tables_are_built_from_the_areas() -> None:
-    assert areas.routes() == routes.ALL
-    assert areas.webhook_kinds() == PAYLOAD_TYPES
-    assert [job.name for job in areas.jobs()] == [
+    installed = registry.installed()
+    assert registry.routes(installed) == tuple(route for area in installed for route in area.routes)
+    assert list(registry.webhook_kinds(installed).values()) == [
+        p for area in installed for p in area.webhooks
+    ]
+    assert [job.name for job in registry.jobs(registry.installed())] == [
         "login_streak_sweep",
         "grant_expiry_sweep",
         "live_windows_close",
@@ -136,9 +138,9 @@ _QUESTS = Area(
 
 
 def test_a_studio_areas_samples_meanings_and_limits_join_the_shared_tables() -> None:
-    registered = areas.registered([_QUESTS])
-    assert sample_payload("quest.done", registered) == _QuestDone("plr_sample")
-    assert sample_payload("quest.done") == {}
+    registered = registry.areas([_QUESTS])
+    assert sample_kinds(registered)["quest.done"] == _QuestDone("plr_sample")
+    assert "quest.done" not in sample_kinds(registry.installed())
     errors = reference._errors_block(registered).splitlines()
     assert errors[-1] == "| `quest_not_found` | 404 | No quest of that key. |"
     assert errors[2].startswith("| `invalid_request` |")
@@ -150,7 +152,7 @@ def test_a_studio_areas_samples_meanings_and_limits_join_the_shared_tables() -> 
 def test_a_studio_code_without_a_meaning_stops_the_reference() -> None:
     mute = attrs.evolve(_QUESTS, errors=(Code("quest_not_found", 404),))
     with pytest.raises(ValueError, match="quest_not_found"):
-        reference._errors_block(areas.registered([mute]))
+        reference._errors_block(registry.areas([mute]))
 
 
 # --- the embedded schedule ------------------------------------------------------------------------------
@@ -238,7 +240,7 @@ def test_a_studio_check_refuses_a_builtin_command_and_nothing_applies() -> None:
 
 
 def test_without_studio_checks_the_commands_call_none() -> None:
-    assert not areas.checks().active
+    assert not registry.checks(registry.installed()).active
 
 
 class _Misspelt:
@@ -249,13 +251,13 @@ class _Misspelt:
 def test_a_check_of_a_hook_no_area_specifies_is_refused_at_registration() -> None:
     misspelt = Area(name="studio_typo", summary="", page="studio_typo", hooks=_Misspelt())
     with pytest.raises(PluginValidationError, match="before_registering"):
-        areas.checks(areas.registered([misspelt]))
+        registry.checks(registry.areas([misspelt]))
 
 
 def test_each_checked_command_is_specified_by_its_own_area() -> None:
     specified = {
         area.name: sorted(n for n in vars(area.hookspecs) if not n.startswith("_"))
-        for area in areas.BUILT_IN
+        for area in registry.installed()
         if area.hookspecs is not None
     }
     assert specified == {

@@ -10,7 +10,6 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore.api import routes
 from livecore.api.convert import camel, structure
 from livecore.errors import LivecoreError
 from livecore.games import Order
@@ -20,6 +19,7 @@ from livecore.limits import FREE_FORM, SAFE_INTEGER_MAX, board_number_problem, s
 from livecore.names import fold
 from livecore.teams.rules import TeamMember, team_score
 from livecore.teams.settings import Formation, TeamSettings
+from tests import installed as routes
 
 NOW = datetime(2026, 3, 2, tzinfo=UTC)
 

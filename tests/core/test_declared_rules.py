@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.api import routes
 from livecore.api.convert import camel, structure, structure_query
 from livecore.api.openapi import build_document
 from livecore.api.route import Surface
@@ -23,6 +22,7 @@ from livecore.errors import LivecoreError
 from livecore.guilds.api import GuildListQuery
 from livecore.limits import ID, MOMENT, Text, character_problem, count_of, rule_of
 from livecore.purchases.api import RevenueQuery, SpendPlayersQuery
+from tests import installed as routes
 
 RULES = [
     ID,

@@ -12,7 +12,7 @@ import pytest
 
 import livecore.errors
 import livecore.exceptions
-from livecore.areas import BUILT_IN, error_codes
+from livecore import registry
 from livecore.errors import (
     CONFLICT,
     INTERNAL_ERROR,
@@ -61,7 +61,7 @@ FAMILY_ONLY = {
 }
 
 
-CODES = error_codes()
+CODES = registry.error_codes(registry.installed())
 
 
 def test_every_code_but_the_generic_ones_has_a_class_of_its_own() -> None:
@@ -71,7 +71,7 @@ def test_every_code_but_the_generic_ones_has_a_class_of_its_own() -> None:
 
 def test_the_shared_modules_name_no_area() -> None:
     """The codes and classes of an area are its own: the shared error modules import none of them."""
-    areas = {area.name for area in BUILT_IN} - {"system"}
+    areas = {area.name for area in registry.installed()} - {"system"}
     for module in (livecore.errors, livecore.exceptions):
         tree = ast.parse(Path(module.__file__ or "").read_text())
         imported = {

@@ -12,10 +12,10 @@ import sys
 import orjson
 import pytest
 
+from livecore import contributions, registry
 from livecore.api.convert import converter
 from livecore.api.route import REFUSALS, Refusals, Route, Surface, refusals
 from livecore.area import Area
-from livecore.areas import registered
 from livecore.crates.errors import CRATE_MUST_BE_OPENED
 from livecore.crates.rules import CRATE, CrateEntry
 from livecore.economy.rules import Reason
@@ -50,7 +50,7 @@ def test_refusals_added_follow_the_route_s_own_by_value_whatever_the_order_they_
         page="refusing",
         contributes=(REFUSALS(Refusals((route,), (late,))), REFUSALS(Refusals((route,), (early, late, own)))),
     )
-    registered((adding,))
+    contributions.serve(registry.areas((adding,)))
     assert refusals(route) == (own, early, late) and route.errors == (own,)
 
 
@@ -71,8 +71,10 @@ def test_a_value_an_area_declares_is_read_once_it_is_served_and_one_never_declar
     blue, amber = Colour.own("blue"), Colour.own("amber")
     with pytest.raises(ValueError, match="blue"):
         Colour("blue")  # owned, but no served area declares it yet
-    registered(
-        (Area(name="colours", summary="C.", page="colours", contributes=(VALUES(blue), VALUES(amber))),)
+    contributions.serve(
+        registry.areas(
+            (Area(name="colours", summary="C.", page="colours", contributes=(VALUES(blue), VALUES(amber))),)
+        )
     )
     assert Colour("blue") is blue is Colour.own("blue") and Colour.RED is Colour("red")
     assert blue == "blue" and blue.value == "blue" and type(blue.value) is str

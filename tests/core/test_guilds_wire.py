@@ -33,6 +33,7 @@ from livecore.guilds.rules import (
 from livecore.players.identity import Identity
 from livecore.players.rules import Player
 from livecore.scope import Environment
+from tests.installed import ALL
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -135,7 +136,7 @@ def test_a_client_writes_an_edit_without_the_fields_it_leaves_out() -> None:
 
 
 def test_the_documents_show_edit_fields_optional_without_a_default() -> None:
-    docs = build_documents(version="test")
+    docs = build_documents(ALL, version="test")
     for surface, model in ((Surface.SDK, "EditGuildRequest"), (Surface.SERVER, "ServerEditGuildRequest")):
         schema = docs[surface]["components"]["schemas"][model]
         assert "required" not in schema

@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
@@ -29,7 +29,7 @@ PARSERS_OWN = {"economy", "exchange_rates", "platforms", "areas", "sections"}
 def test_each_settings_field_is_the_parsers_or_one_areas_section() -> None:
     """A game's section is held under its area's key of the same name (stored under it), or is a field of
     the game's own (its resources); the settings record names no other area."""
-    game_sections = [section for section in areas.sections() if section.within is None]
+    game_sections = [section for section in registry.sections(registry.installed()) if section.within is None]
     assert len(game_sections) == len({section.key for section in game_sections})
     held = [section for section in game_sections if section.holds is not None]
     assert [section.holds.name for section in held if section.holds] == [section.key for section in held]
@@ -117,5 +117,7 @@ def test_a_flat_section_reads_its_fields_from_the_table_it_sits_in_into_its_part
 
 def test_two_areas_adding_the_same_field_to_a_table_are_refused() -> None:
     clash = Section(key="sale", within="resources", record=GiftResource, holds=GIFT_RESOURCE, flat=True)
-    with pytest.raises(areas.AreaConflict, match=r"manifest field 'resources\.giftable' is taken by gifts"):
-        areas.registered([Area("shop", "", "shop", manifest=(clash,))])
+    with pytest.raises(
+        registry.AreaConflict, match=r"manifest field 'resources\.giftable' is taken by gifts"
+    ):
+        registry.areas([Area("shop", "", "shop", manifest=(clash,))])

@@ -9,7 +9,7 @@ from typing import Any, get_type_hints
 
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area
 from livecore.guilds.memory import GuildTables
 from livecore.memory import MemoryStore
@@ -67,7 +67,7 @@ def test_a_transaction_opens_each_declared_port_with_its_protocols_methods(name:
 
 def test_each_store_makes_the_tables_of_each_area_once() -> None:
     store, other = MemoryStore(), MemoryStore()
-    with_tables = [a.name for a in areas.BUILT_IN if a.tables is not None]
+    with_tables = [a.name for a in registry.installed() if a.tables is not None]
     assert sorted(store.tables) == sorted(with_tables) and "guilds" in with_tables
     guilds = store.tables_of(GuildTables)
     assert guilds is store.tables["guilds"] and guilds is not other.tables_of(GuildTables)

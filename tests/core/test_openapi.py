@@ -14,7 +14,6 @@ import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
 from openapi_spec_validator.shortcuts import get_validator_cls
 
-from livecore.api import routes as r
 from livecore.api.convert import OMIT_IF_NONE
 from livecore.api.openapi import DOCUMENTED_SURFACES, PUBLIC_SURFACES, build_document, build_documents
 from livecore.api.route import Auth, Deprecation, Idempotency, Route, Surface
@@ -27,6 +26,8 @@ from livecore.operators.api import ME, PERSONAL_KEY_REVOKE, PLAYER_BAN
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.players.errors import PLAYER_BANNED
 from livecore.system.api import CLOCK_ADVANCE, HEALTH, PING
+from tests import installed as r
+from tests.installed import ALL
 
 VERSION = "9.9.9"
 
@@ -206,7 +207,7 @@ def _resolve(doc: dict[str, Any], ref: str) -> Any:
 
 
 def _all_docs() -> list[tuple[Surface, dict[str, Any]]]:
-    docs = [(s, build_document(s, version=VERSION)) for s in DOCUMENTED_SURFACES]
+    docs = [(s, build_document(s, ALL, version=VERSION)) for s in DOCUMENTED_SURFACES]
     docs += [(s, _doc(s, *EXTRA_ROUTES)) for s in PUBLIC_SURFACES]
     return docs
 
@@ -258,7 +259,7 @@ def test_every_route_of_the_surface_appears_with_method_and_status(surface: Surf
 
 
 def test_current_routes_are_documented() -> None:
-    docs = build_documents(version=VERSION)
+    docs = build_documents(ALL, version=VERSION)
     sdk, server = docs[Surface.SDK], docs[Surface.SERVER]
     assert _op(sdk, REGISTER)["responses"]["201"]
     assert "/sdk/v1/players/{externalId}/register" in sdk["paths"]
@@ -267,7 +268,7 @@ def test_current_routes_are_documented() -> None:
 
 
 def test_the_public_documents_leave_the_admin_routes_to_their_own() -> None:
-    docs = build_documents(version=VERSION, surfaces=DOCUMENTED_SURFACES)
+    docs = build_documents(ALL, version=VERSION, surfaces=DOCUMENTED_SURFACES)
     for surface in PUBLIC_SURFACES:
         assert not any(path.startswith("/admin") for path in docs[surface]["paths"])
         assert "HealthResponse" not in docs[surface]["components"]["schemas"]
@@ -282,7 +283,7 @@ def test_the_public_documents_leave_the_admin_routes_to_their_own() -> None:
 
 
 def test_the_admin_document_describes_a_member_s_credentials_as_the_server_takes_them() -> None:
-    admin = build_document(Surface.ADMIN, version=VERSION)
+    admin = build_document(Surface.ADMIN, ALL, version=VERSION)
     schemes = admin["components"]["securitySchemes"]
     assert set(schemes) == {"personalKey", "session", "csrfToken"}
     assert schemes["personalKey"]["type"] == "http" and schemes["personalKey"]["scheme"] == "bearer"
@@ -367,7 +368,7 @@ def test_request_models_are_closed_and_response_models_open() -> None:
     assert _schema(doc, "WidgetRequest")["additionalProperties"] is False
     assert "additionalProperties" not in _schema(doc, "WidgetResponse")
     for surface in PUBLIC_SURFACES:
-        current = build_document(surface, version=VERSION)
+        current = build_document(surface, ALL, version=VERSION)
         for route in r.ALL:
             if route.surface is surface and route.request is not None:
                 ref = _op(current, route)["requestBody"]["content"]["application/json"]["schema"]["$ref"]
@@ -467,7 +468,7 @@ def test_every_supported_type() -> None:
 def test_a_new_route_with_a_new_nested_model_generates_its_components(
     valid_openapi: Callable[[dict[str, Any]], None],
 ) -> None:
-    before = build_document(Surface.SERVER, version=VERSION)["components"]["schemas"]
+    before = build_document(Surface.SERVER, ALL, version=VERSION)["components"]["schemas"]
     assert "Gadget" not in before
     assert "Part" not in before
     doc = _doc(Surface.SERVER, GADGET_GET)
@@ -491,7 +492,7 @@ def test_a_new_route_with_a_new_nested_model_generates_its_components(
 
 
 def test_error_envelope_schema() -> None:
-    schemas = build_document(Surface.SDK, version=VERSION)["components"]["schemas"]
+    schemas = build_document(Surface.SDK, ALL, version=VERSION)["components"]["schemas"]
     assert schemas["ErrorEnvelope"]["required"] == ["error"]
     assert schemas["ErrorEnvelope"]["properties"]["error"] == {"$ref": "#/components/schemas/ErrorBody"}
     assert set(schemas["ErrorBody"]["properties"]) == {"code", "message", "details"}
@@ -556,7 +557,7 @@ def test_request_body_required_unless_optional() -> None:
         "required": True,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WidgetRequest"}}},
     }
-    assert "requestBody" not in _op(build_document(Surface.SERVER, version=VERSION), PING)
+    assert "requestBody" not in _op(build_document(Surface.SERVER, ALL, version=VERSION), PING)
 
 
 def test_security_by_auth() -> None:
@@ -575,7 +576,7 @@ def test_security_by_auth() -> None:
         assert "player_secret_invalid" in _op(sdk, route)["responses"]["401"]["x-error-codes"]
     assert _op(sdk, REGISTER)["security"] == [{"apiKey": []}]
     assert "player_secret_invalid" not in _op(sdk, REGISTER)["responses"]["401"]["x-error-codes"]
-    server = build_document(Surface.SERVER, version=VERSION)
+    server = build_document(Surface.SERVER, ALL, version=VERSION)
     assert _op(server, PING)["security"] == [{"apiKey": []}]
     public = _op(sdk, PUBLIC_READ)
     assert public["security"] == []
@@ -584,7 +585,7 @@ def test_security_by_auth() -> None:
 
 
 def test_a_key_or_player_route_takes_the_key_with_or_without_the_secret() -> None:
-    sdk = build_document(Surface.SDK, version=VERSION)
+    sdk = build_document(Surface.SDK, ALL, version=VERSION)
     op = _op(sdk, SDK_EVENTS)
     assert op["security"] == [{"apiKey": [], "playerSecret": []}, {"apiKey": []}]
     assert "player_secret_invalid" in op["responses"]["401"]["x-error-codes"]
@@ -592,7 +593,7 @@ def test_a_key_or_player_route_takes_the_key_with_or_without_the_secret() -> Non
 
 
 def test_a_stream_route_answers_server_sent_events_of_its_declared_models() -> None:
-    sdk = build_document(Surface.SDK, version=VERSION)
+    sdk = build_document(Surface.SDK, ALL, version=VERSION)
     op = _op(sdk, SDK_BOARD_STREAM)
     success = op["responses"]["200"]
     assert list(success["content"]) == ["text/event-stream"]
@@ -631,7 +632,7 @@ def test_error_responses() -> None:
     assert responses["202"]["x-error-codes"] == ["lobby_forming"]
     assert "`gift_expired`" in responses["410"]["description"]
     # A read has no idempotency, hence no 409 unless it declares one.
-    ping = _op(build_document(Surface.SERVER, version=VERSION), PING)["responses"]
+    ping = _op(build_document(Surface.SERVER, ALL, version=VERSION), PING)["responses"]
     assert set(ping) == {"200", "400", "401", "403", "404", "405", "429"}  # a read has no body: no 413, 415
 
 
@@ -717,7 +718,7 @@ def test_deprecated_route(valid_openapi: Callable[[dict[str, Any]], None]) -> No
 
 
 def test_test_only_route_is_marked() -> None:
-    doc = build_document(Surface.SERVER, version=VERSION)
+    doc = build_document(Surface.SERVER, ALL, version=VERSION)
     assert _op(doc, CLOCK_ADVANCE)["x-test-only"] is True
     assert "x-test-only" not in _op(doc, PING)
     assert "403" in _op(doc, CLOCK_ADVANCE)["responses"]
@@ -737,11 +738,11 @@ def test_no_node_is_shared(surface: Surface, doc: dict[str, Any]) -> None:
                 walk(child)
 
     walk(doc)
-    other = build_document(surface, version=VERSION)
+    other = build_document(surface, ALL, version=VERSION)
     scheme = "personalKey" if surface is Surface.ADMIN else "apiKey"
     other["components"]["securitySchemes"][scheme]["scheme"] = "changed"
     assert (
-        build_document(surface, version=VERSION)["components"]["securitySchemes"][scheme]["scheme"]
+        build_document(surface, ALL, version=VERSION)["components"]["securitySchemes"][scheme]["scheme"]
         == "bearer"
     )
 
@@ -787,4 +788,6 @@ def test_a_type_without_json_schema_is_refused() -> None:
 
 
 def test_models_module_error_envelope_is_the_one_used() -> None:
-    assert ErrorEnvelope.__name__ in build_document(Surface.SDK, version=VERSION)["components"]["schemas"]
+    assert (
+        ErrorEnvelope.__name__ in build_document(Surface.SDK, ALL, version=VERSION)["components"]["schemas"]
+    )

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from livecore.areas import error_codes
+from livecore import registry
 from livecore.clock import format_ts, from_millis, parse_ts, to_millis
 from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError
 from livecore.hashing import KeyedHasher
@@ -24,7 +24,7 @@ T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 def test_every_error_code_is_declared_once_with_a_status() -> None:
-    codes = error_codes()
+    codes = registry.error_codes(registry.installed())
     assert len({code.value for code in codes}) == len(codes)
     assert all(100 <= code.status < 600 for code in codes)
 
@@ -45,7 +45,7 @@ def test_every_error_code_is_declared_once_with_a_status() -> None:
     ],
 )
 def test_pinned_statuses(code: str, status: int) -> None:
-    declared = {declared.value: declared for declared in error_codes()}
+    declared = {declared.value: declared for declared in registry.error_codes(registry.installed())}
     assert LivecoreError(declared[code], "x").status == status
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from livecore.api import reference
 from livecore.api.route import Deprecation
-from livecore.api.routes import ALL
+from tests.installed import ALL
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "reference"
 PAGES = {path.stem: path.read_text(encoding="utf-8") for path in sorted(DOCS.glob("*.md"))}

@@ -1,6 +1,6 @@
 """``python -m livecore.api.reference --area PACKAGE`` finds a studio's area as the server does
-(:func:`livecore.areas.studio_area`, which ``livecore_server.plugins.load_area`` reads too): in the package's
-``area`` module, else in the package itself (an area of one module, ``examples/studio_daily``, which
+(:func:`livecore.registry.studio_area`, which ``livecore_server.plugins.load_area`` reads too): in the
+package's ``area`` module, else in the package itself (an area of one module, ``examples/studio_daily``, which
 docs/extending.md starts from); and a package that does not import, or declares no area, is one line on
 standard error, exit status 2, without a traceback."""
 

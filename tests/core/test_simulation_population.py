@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.crates.season import SENT as CRATES_SENT
 from livecore.economy.season import LOGIN_CREDIT, SPENT
 from livecore.grants.season import CLAIMS
@@ -199,7 +199,7 @@ login_credit = { potion = 1, gold = 2 }
 
 def test_an_events_default_range_comes_from_what_it_measures_scores_against() -> None:
     events = parse_manifest(SEASON).games["arena"].settings().of(EVENT_SETTINGS)
-    kinds = kinds_of(area.season for area in areas.BUILT_IN if area.season is not None)
+    kinds = kinds_of(area.season for area in registry.installed() if area.season is not None)
     # Two milestones (500 and 100,000): the lower median is the reference; the far one stays far.
     assert default_scale(events["sprint"], kinds) == Scale(0.0, 750.0)
     assert default_scale(events["duel"], kinds) == Scale(0.0, 900.0)  # its bots' best score, 600

@@ -14,7 +14,7 @@ from studio_quests.area import AREA
 from studio_quests.rules import QUEST_ALREADY_CHECKED_IN, QUEST_CHECK_IN_FIRST, QuestSettings, QuestState
 from studio_quests.simulation import Quests, ServerQuests
 
-from livecore import areas
+from livecore import registry
 from livecore.api import reference
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
@@ -138,11 +138,8 @@ def _world() -> tuple[MemoryStore, Runtime]:
         Studio(id="std_1", key="acme"),
         Game(id="gam_1", studio_id="std_1", key="g", name="G", settings=settings),
     )
-    rt = Runtime(
-        clock=ManualClock(T0),
-        rng=SeededRandomSource(1),
-        hasher=KeyedHasher(b"k" * 32),
-        checks=areas.checks([AREA]),
+    rt = registry.runtime(
+        [AREA], clock=ManualClock(T0), rng=SeededRandomSource(1), hasher=KeyedHasher(b"k" * 32)
     )
     with store.transaction() as tx:
         for name in ("ada", "bea"):
@@ -178,7 +175,7 @@ def test_a_refused_check_in_leaves_the_memory_port_as_it_was() -> None:
 
 def test_the_embedded_schedule_runs_the_sweep_that_ends_a_missed_streak() -> None:
     store, rt = _world()
-    schedule = Schedule(store, rt, areas.jobs([AREA]))
+    schedule = Schedule(store, rt, registry.jobs([AREA]))
     with store.transaction() as tx:
         commands.check_in(tx, rt, SCOPE, get_player(tx, SCOPE, "ada"))
     schedule.advance(timedelta(days=1))

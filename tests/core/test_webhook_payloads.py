@@ -10,12 +10,13 @@ import attrs
 import orjson
 import pytest
 
+from livecore import registry
 from livecore.games import Entry, ResourceType
 from livecore.grants.rules import Grant, GrantKind, GrantStatus
 from livecore.grants.webhooks import GrantCreated
-from livecore.webhooks.kinds import PAYLOAD_TYPES
+from livecore.operators.webhooks import sample_kinds
 from livecore.webhooks.payload import WebhookPayload
-from livecore.webhooks.samples import SAMPLES, sample_payload
+from tests.installed import PAYLOAD_TYPES, SAMPLES
 
 # The wire JSON of each kind's sample: the contract the classes keep, byte for byte.
 WIRE: dict[str, bytes] = {
@@ -420,9 +421,8 @@ def test_every_declared_kind_has_a_sample_and_its_wire_json() -> None:
     assert all(issubclass(cls, WebhookPayload) for cls in PAYLOAD_TYPES.values())
 
 
-def test_a_kind_without_a_payload_class_samples_as_an_empty_object() -> None:
-    assert sample_payload("season.rolled_over") == {}
-    assert sample_payload("player.registered") is SAMPLES["player.registered"]
+def test_a_sample_delivery_sends_the_declared_sample_of_its_kind() -> None:
+    assert sample_kinds(registry.installed())["player.registered"] is SAMPLES["player.registered"]
 
 
 def test_grant_entries_carry_parameters_only_for_items_and_times_keep_milliseconds() -> None:

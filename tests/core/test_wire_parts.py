@@ -16,6 +16,7 @@ from livecore.api.views import IdentityView
 from livecore.friends.api import FriendRow, SuggestionRow
 from livecore.gifts.api import GIFT_ROW, GiftRow
 from livecore.parts import PartKey
+from tests.installed import ALL
 
 SINCE = datetime(2026, 3, 2, tzinfo=UTC)
 UNTIL = datetime(2026, 3, 3, tzinfo=UTC)
@@ -41,9 +42,9 @@ def test_a_part_at_its_default_is_left_out_of_the_record_and_of_the_wire() -> No
 
 
 def test_the_openapi_documents_list_a_part_s_fields_in_the_record() -> None:
-    schema = build_documents(version="1")[Surface.SDK]["components"]["schemas"]["FriendRow"]
+    schema = build_documents(ALL, version="1")[Surface.SDK]["components"]["schemas"]["FriendRow"]
     assert list(schema["properties"])[-2:] == ["giftCooldownUntil", "progression"]
-    assert "GiftRow" not in build_documents(version="1")[Surface.SDK]["components"]["schemas"]
+    assert "GiftRow" not in build_documents(ALL, version="1")[Surface.SDK]["components"]["schemas"]
 
 
 def test_a_record_without_parts_takes_none() -> None:

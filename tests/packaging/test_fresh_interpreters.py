@@ -17,18 +17,17 @@ from typing import Any
 
 import pytest
 
-import livecore.areas  # noqa: F401  # this process builds the answers and deliveries, as a server does
 from livecore.api.convert import unstructure
 from livecore.api.views import IdentityView
 from livecore.friends.api import FriendRow, FriendsResponse
 from livecore.gifts.api import GIFT_ROW, GiftRow
 from livecore.grants.api import GrantListResponse, GrantResponse, GrantView, RewardEntry
 from livecore.grants.rules import GrantKind, GrantStatus
-from livecore.webhooks.samples import SAMPLES
 from tests.client.test_client_webhooks import NOW, SECRET, envelope, signed
+from tests.installed import SAMPLES
 from tests.packaging.fresh_support import fresh
 
-AREAS = "import livecore.areas\n"
+AREAS = "from livecore import registry\nregistry.installed()\n"
 AT = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
@@ -49,7 +48,7 @@ IMPORTS = [
     "from livecore_client import construct_event",
     # The core's wire declarations that hold what other areas add (a friend row's part, grant entries,
     # ledger reasons), each alone.
-    *(f"import livecore.{name}" for name in ("friends.api", "grants.api", "economy.api", "webhooks.samples")),
+    *(f"import livecore.{name}" for name in ("friends.api", "grants.api", "economy.api", "gifts.samples")),
 ]
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import aiohttp
 
 from livecore.ratelimit import Decision
-from livecore_server.areas import storage
 from livecore_server.ratelimit import SecretBrake, SharedRateLimiter
+from livecore_server.registry import storage
 from tests.conftest import START, World, start_world
 
 WALLET = "/sdk/v1/players/{}/wallet"

@@ -17,8 +17,8 @@ from yarl import URL
 
 from livecore.api.openapi import build_document
 from livecore.api.route import Surface
-from livecore.api.routes import ALL
 from tests.conftest import World
+from tests.installed import ALL
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 KEYS = {Surface.SDK: "test-client", Surface.SERVER: "test-server", Surface.ADMIN: None}
@@ -60,7 +60,7 @@ async def test_delete_on_friends_code_and_suggestions_is_not_a_friend_removal(wo
 def test_a_friend_removal_documents_the_405_of_the_literal_paths_beside_it() -> None:
     """schemathesis sent DELETE /friends/blocks (a friend id the document refuses) and got a 405 the
     operation did not list."""
-    document = build_document(Surface.SDK, version="test")
+    document = build_document(Surface.SDK, ALL, version="test")
     removal = document["paths"]["/sdk/v1/players/{externalId}/friends/{friendExternalId}"]["delete"]
     assert "405" in removal["responses"]
 
@@ -119,14 +119,14 @@ async def test_path_key_and_body_errors_come_in_one_answer(world: World) -> None
 
 
 def _operation(surface: Surface, name: str) -> dict[str, Any]:
-    document = build_document(surface, version="test")
+    document = build_document(surface, ALL, version="test")
     return next(
         op for item in document["paths"].values() for op in item.values() if op["operationId"] == name
     )
 
 
 def _body_schema(surface: Surface, name: str) -> dict[str, Any]:
-    document = build_document(surface, version="test")
+    document = build_document(surface, ALL, version="test")
     ref = _operation(surface, name)["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     schema: dict[str, Any] = document["components"]["schemas"][ref.rsplit("/", 1)[1]]
     return schema
@@ -159,7 +159,7 @@ def test_every_operation_lists_the_405_413_and_415_its_route_answers(surface: Su
     beside it) on every path, and a 413 (a body over 1 MiB) and a 415 (a body not JSON) on every route
     that reads a body (any method but GET), and the documents listed them on none but the friend
     removal's 405."""
-    document = build_document(surface, version="test")
+    document = build_document(surface, ALL, version="test")
     for item in document["paths"].values():
         for method, op in item.items():
             responses = op["responses"]

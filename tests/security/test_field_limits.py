@@ -22,7 +22,6 @@ import pytest
 
 from livecore.api.convert import camel
 from livecore.api.openapi import DOCUMENTED_SURFACES, _Schemas, build_documents
-from livecore.api.routes import ALL
 from livecore.clock import ManualClock
 from livecore.commands import Runtime
 from livecore.errors import INVALID_REQUEST, LivecoreError
@@ -47,6 +46,7 @@ from livecore.players.memory import PlayerTables
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
 from tests.conftest import World
+from tests.installed import ALL
 
 IDEM = {"Idempotency-Key": "k-limits"}
 SIZE = FREE_FORM.max_bytes
@@ -236,7 +236,7 @@ def _count_keywords(count: Count | None, schema: dict[str, Any]) -> dict[str, An
 
 
 def test_the_openapi_documents_publish_every_declared_limit() -> None:
-    docs = build_documents(version="test", surfaces=DOCUMENTED_SURFACES)
+    docs = build_documents(ALL, version="test", surfaces=DOCUMENTED_SURFACES)
     components = {
         name: schema for doc in docs.values() for name, schema in doc["components"]["schemas"].items()
     }
@@ -267,7 +267,7 @@ def test_the_openapi_documents_publish_every_declared_limit() -> None:
 
 
 def test_the_documents_publish_int64_one_of_and_the_words_a_path_parameter_never_takes() -> None:
-    docs = build_documents(version="test", surfaces=DOCUMENTED_SURFACES)
+    docs = build_documents(ALL, version="test", surfaces=DOCUMENTED_SURFACES)
     schemas = _Schemas()
     integer = schemas.schema(int, "input")
     assert (integer["minimum"], integer["maximum"]) == (INT64_MIN, INT64_MAX)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from livecore.api.route import Surface
-from livecore.api.routes import ALL
 from livecore.limits import JSON_DEPTH_MAX
 from tests.conftest import World
+from tests.installed import ALL
 from tests.server.admin_support import admin, sign_in
 
 JSON_HEADERS = {"Content-Type": "application/json", "Idempotency-Key": "k-hostile"}

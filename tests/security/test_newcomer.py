@@ -33,8 +33,8 @@ import pytest
 from aiohttp import web
 from packaging.requirements import Requirement
 
-from livecore.webhooks.kinds import PAYLOAD_TYPES
 from tests.conftest import TEST_MANIFEST
+from tests.installed import PAYLOAD_TYPES
 from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run
 from tests.waiting import stop_process, until_sync
 

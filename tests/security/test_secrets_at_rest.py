@@ -27,11 +27,11 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
-from livecore_server.areas import storage
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
 from livecore_server.operators.webhooks import rotate_secret
+from livecore_server.registry import storage
 from livecore_server.storage.sqlite import connect
 from tests.conftest import (
     TEST_MANIFEST,

@@ -16,8 +16,8 @@ import attrs
 import pytest
 from aiohttp import web
 
-from livecore_server.areas import storage
 from livecore_server.crypto import ENV_VAR, KEY_CHECK, ServerKeyError
+from livecore_server.registry import storage
 from livecore_server.services import build_services
 from tests.conftest import service_args
 from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run

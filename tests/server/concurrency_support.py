@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 
 from livecore.games import Game
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.server_store import ServerStore, open_store
 from livecore_server.storage.sqlite import SqliteStore

@@ -26,9 +26,9 @@ import pytest
 
 from livecore.games import ResourceType
 from livecore.gifts.rules import Gift, GiftStatus
-from livecore_server.areas import storage
 from livecore_server.gifts import schema as gifts_schema
 from livecore_server.gifts.rows import GIFT, GIFT_COLUMNS, GIFT_FROM
+from livecore_server.registry import storage
 from livecore_server.storage import history
 from livecore_server.storage.area_storage import AreaMigration
 from livecore_server.storage.history import Recognised, to_run

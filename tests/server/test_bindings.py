@@ -17,7 +17,8 @@ import pytest
 from livecore.api.request import Request
 from livecore.api.route import Route
 from livecore.operators.request import OperatorRequest
-from livecore_server.app import BINDINGS
+from livecore_server import registry
+from livecore_server.app import bindings_of
 from livecore_server.http.endpoint import Binding, Call
 
 
@@ -36,6 +37,9 @@ def declared(fn: Callable[..., Any]) -> tuple[Any, Any]:
     )
     body, query = typing.get_args(hint)
     return body, query
+
+
+BINDINGS = bindings_of(registry.installed())
 
 
 @pytest.mark.parametrize("binding", BINDINGS, ids=lambda b: b.route.name)

@@ -25,7 +25,7 @@ from livecore.live_events.commands import live_events as cmd
 from livecore.players.commands import first_contact, load_game
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.postgres_transaction import board_change, board_change_payload
 from livecore_server.storage.records import settings_converter

@@ -28,7 +28,7 @@ from livecore.live_events.commands import live_events as cmd
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.core.events_machine import SETTINGS, T0

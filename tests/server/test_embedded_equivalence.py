@@ -25,8 +25,8 @@ HTTP routes), each answering an :data:`Outcome`, and its list of steps in :data:
 
 Both run on a manual clock. Moving it (``advance``) runs the scheduled work at the times it comes due: on
 the server its scheduler (``clock/advance``), on the embedded side the core's
-(:class:`livecore.schedule.Schedule`), both running the areas' jobs (``livecore.areas.jobs()``): windows close
-and open, attempts expire, lobbies start at their ``fill_by``, shared leaderboards roll over, and the
+(:class:`livecore.schedule.Schedule`), both running the areas' jobs (``livecore.registry.jobs``): windows
+close and open, attempts expire, lobbies start at their ``fill_by``, shared leaderboards roll over, and the
 periodic sweeps of grant expiry (each minute: only while the script expires a grant, see
 :data:`EVERY_JOB`), guild succession and login streaks (each hour). Live events, guilds and crates play in
 ``arcade`` (tests/server/event_support.py), a platform-managed game (founding costs and donations are
@@ -51,7 +51,7 @@ from typing import Any
 import orjson
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.api.convert import structure
 from livecore.clock import ManualClock, format_ts
 from livecore.commands import Runtime
@@ -448,7 +448,7 @@ class Embedded:
         self.games = {SPACE: game, ARCADE: arcade, ARENA: arena}
         self.clock = ManualClock(START)
         self.rt = Runtime(clock=self.clock, rng=SeededRandomSource(11), hasher=KeyedHasher(b"e" * 32))
-        self.scheduler = Schedule(self.store, self.rt, areas.jobs())
+        self.scheduler = Schedule(self.store, self.rt, registry.jobs(registry.installed()))
         self.scheduler.only(periodic)
         self.clients = {
             key: Scope(g.studio_id, g.id, Environment.TEST, Actor("api_key", "client"))
@@ -1865,7 +1865,7 @@ Step = tuple[str, tuple[Any, ...], str]
 # The periodic jobs that run (the ``periodic`` step): the minute grant-expiry sweep only where the script
 # expires a grant (GRANT_EXPIRY). Over the days of service time the script moves through, its 1,440 runs
 # a day (two transactions each) would take minutes on PostgreSQL.
-PERIODIC = [job for job in areas.jobs() if job.every is not None]
+PERIODIC = [job for job in registry.jobs(registry.installed()) if job.every is not None]
 EVERY_JOB = tuple(job.name for job in PERIODIC)
 HOURLY_JOBS = tuple(job.name for job in PERIODIC if job.every is not None and job.every >= timedelta(hours=1))
 
@@ -2489,7 +2489,7 @@ def periodic_jobs(world: World) -> list[str]:
     jobs = [job for job in world.services.scheduler.jobs if job.name not in HOUSEKEEPING]
     assert {j.name: j.interval for j in jobs} == embedded
     work = [w.name for w in world.services.scheduler.work if w.name not in HOUSEKEEPING]
-    assert work == [job.name for job in areas.jobs() if job.next_due is not None]
+    assert work == [job.name for job in registry.jobs(registry.installed()) if job.next_due is not None]
     return [j.name for j in jobs]
 
 

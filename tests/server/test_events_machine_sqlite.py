@@ -10,7 +10,7 @@ import orjson
 from hypothesis import settings
 
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.sqlite import SqliteStore
 from tests.budget import examples

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from livecore.players.rules import ban
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.server_store import open_store
 from tests.conftest import START, World, start_world
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from tests.conftest import make_services
 from tests.server.event_support import error
 from tests.server.guild_support import Guilds, start_guild_world

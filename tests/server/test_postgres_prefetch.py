@@ -34,7 +34,6 @@ from livecore.live_events.reads import ProgressReads
 from livecore.players.commands import first_contact
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
 from livecore_server.crates import read_ahead as crate_reads
 from livecore_server.gifts import read_ahead as gift_reads
 from livecore_server.gifts.prefetched import GIFT_KEYS, STATS, Stats, gift_written, stats_for
@@ -42,6 +41,7 @@ from livecore_server.guilds import read_ahead as guild_reads
 from livecore_server.live_events import read_ahead as event_reads
 from livecore_server.manifest import parse_manifest
 from livecore_server.players import read_ahead as player_reads
+from livecore_server.registry import storage
 from livecore_server.storage import postgres_prefetch
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.postgres_transaction import PostgresTransaction, _numbered

@@ -51,8 +51,8 @@ from livecore.players.rules import DebugFlag, PeriodActivity
 from livecore.purchases.rules import Purchase, ValidationStatus
 from livecore.rand import SeededRandomSource
 from livecore.scope import Environment, Scope
-from livecore_server.areas import storage
 from livecore_server.manifest import parse_manifest
+from livecore_server.registry import storage
 from livecore_server.storage.postgres import RETRYABLE, PostgresStore
 from livecore_server.storage.records import settings_converter
 from livecore_server.storage.rows import OUTBOX_COLUMNS

@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 from livecore.clock import ManualClock, to_millis
 from livecore.ratelimit import LEASE_CAP, LEASE_MS, Bucket, BucketName, Decision, lease_size, take, take_up_to
-from livecore_server.areas import storage
 from livecore_server.ratelimit import SharedRateLimiter, take_shared
+from livecore_server.registry import storage
 from livecore_server.services import SERVICES
 from livecore_server.storage.postgres import PostgresStore
 from tests.budget import examples

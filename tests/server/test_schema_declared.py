@@ -23,8 +23,8 @@ import pytest
 from psycopg import sql
 
 import livecore_server
-from livecore import areas as core_areas
-from livecore_server.areas import BUILT_IN, storage
+from livecore import registry
+from livecore_server.registry import installed, storage
 from livecore_server.storage import history, postgres, schema
 from livecore_server.storage import sqlite as sqlite_store
 from livecore_server.storage.area_storage import AreaMigration
@@ -51,7 +51,7 @@ REPORTED: dict[str, tuple[str, str]] = {
 
 SCHEMA, HISTORY = storage().schema, storage().history
 # Each built-in area that keeps anything: (its name, its tables, its migrations), in the core's order.
-AREAS = [(a.name, a.schema, a.migrations) for a in BUILT_IN if a.schema != schema.Schema() or a.migrations]
+AREAS = [(a.name, a.schema, a.migrations) for a in installed() if a.schema != schema.Schema() or a.migrations]
 
 
 @attrs.frozen
@@ -557,7 +557,7 @@ def test_every_areas_schema_module_is_in_the_whole_schema() -> None:
     package = Path(livecore_server.__file__).parent
     modules = {p.parent.name for p in package.glob("*/schema.py")} - {"storage"}
     assert modules == {name for name, _, _ in AREAS}
-    assert modules <= {area.name for area in core_areas.BUILT_IN}
+    assert modules <= {area.name for area in registry.installed()}
 
 
 def test_each_area_declares_its_own_tables_once() -> None:

@@ -60,7 +60,7 @@ from typing import Any, Protocol
 import orjson
 import pytest
 
-from livecore import areas
+from livecore import registry
 from livecore.clock import format_ts, parse_ts
 from livecore.events import DomainEvent
 from livecore.exceptions import LivecoreAPIError
@@ -76,10 +76,10 @@ from livecore.players.identity import DEFAULT_POOL
 from livecore.scope import Environment
 from livecore.simulation import Simulation
 from livecore_client import SdkClient, ServerClient
-from livecore_server.areas import storage
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.registry import storage
 from livecore_server.services import Services, build_services
 from tests.conftest import START, keep_every_event_of, make_services, only_hourly_jobs, service_args
 from tests.server.equivalence_support import ID, Ids, events_of, no_bot_names, normalized, wire
@@ -209,7 +209,11 @@ permission = "server_integration"
 
 #: The periodic jobs both sides run: the hourly ones (guild succession, login streaks), not the minute
 #: grant-expiry sweep, which has nothing to expire in this season.
-HOURLY = tuple(job.name for job in areas.jobs() if job.every is not None and job.every >= timedelta(hours=1))
+HOURLY = tuple(
+    job.name
+    for job in registry.jobs(registry.installed())
+    if job.every is not None and job.every >= timedelta(hours=1)
+)
 
 
 class World(Protocol):

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from livecore.area import Ports
-from livecore.areas import BUILT_IN as CORE
 from livecore.transaction import Transaction
 from livecore_server.area import ServerArea, storage_of
-from livecore_server.areas import BUILT_IN, storage
+from livecore_server.registry import installed, storage
 from livecore_server.storage.postgres import PostgresStore
 from livecore_server.storage.schema import POSTGRES, SQLITE, Dialect
 from livecore_server.storage.sql import SHARED_PORTS
@@ -23,7 +22,7 @@ from livecore_server.storage.sqlite import SqliteStore
 from livecore_server.storage.sqlport import Dialects, SqlPort, SqlTransaction
 from tests.postgres_support import drop_store, new_store
 
-AREA_PORTS = {name: port for area in BUILT_IN for name, port in area.sql_ports.items()}
+AREA_PORTS = {name: port for area in installed() for name, port in area.sql_ports.items()}
 
 
 def _check(tx: SqlTransaction, dialect: Dialect) -> None:
@@ -59,13 +58,13 @@ def test_sqlite_transaction_has_every_port(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["conn", "execute", "ports", "players"])
 def test_a_port_named_as_what_a_transaction_has_is_refused(tmp_path: Path, name: str) -> None:
-    clashing = ServerArea(CORE[0], sql_ports={name: SqlPort})
+    clashing = ServerArea(installed()[0].area, sql_ports={name: SqlPort})
     if name == "players":  # the players area's own: two areas claim it
         with pytest.raises(ValueError, match="players"):
-            storage_of((*BUILT_IN, clashing))
+            storage_of((*installed(), clashing))
         return
     with pytest.raises(ValueError, match=name):
-        SqliteStore(str(tmp_path / "clash.db"), storage_of((*BUILT_IN, clashing)))
+        SqliteStore(str(tmp_path / "clash.db"), storage_of((*installed(), clashing)))
 
 
 @pytest.fixture

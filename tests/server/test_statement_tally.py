@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from livecore_server.areas import storage
 from livecore_server.cli import _config
+from livecore_server.registry import storage
 from livecore_server.statement_tally import ENV_VAR, StatementTally
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World, start_world

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.sqlite import SqliteStore, migrate
 from tests.conftest import World
 

@@ -12,14 +12,15 @@ import attrs
 import pytest
 
 from livecore.area import Area
-from livecore.areas import AreaConflict, registered
 from livecore.games import SettingsKey
 from livecore.manifest import ManifestError, parse_manifest
+from livecore.registry import AreaConflict
+from livecore.registry import areas as registered
 from livecore.section import Rules, Section, at_least
 from livecore.simulation import Simulation
 from livecore_server.area import ServerArea
-from livecore_server.areas import storage
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.registry import storage
 from livecore_server.services import build_services
 from tests.conftest import service_args
 

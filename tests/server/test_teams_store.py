@@ -19,7 +19,7 @@ from livecore.player_tools.erasure import ErasureReason
 from livecore.scope import Environment
 from livecore.teams.rules import LeaveReason, PartnerInvite, Team, TeamMember, team_id
 from livecore.teams.settings import Formation
-from livecore_server.areas import storage
+from livecore_server.registry import storage
 from livecore_server.storage.postgres import connect as pg_connect
 from livecore_server.storage.postgres import migrate as pg_migrate
 from livecore_server.storage.sqlite import migrate as sqlite_migrate

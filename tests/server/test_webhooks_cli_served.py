@@ -94,7 +94,7 @@ async def test_deliveries_operator_commands_make_go_out_from_a_running_server_at
 async def test_another_process_commit_tells_a_watching_sqlite_store(tmp_path: Path) -> None:
     """The SQLite store's watch tells the commit listeners of another connection's commit (an operator
     command's process)."""
-    from livecore_server.areas import storage
+    from livecore_server.registry import storage
 
     store = SqliteStore(str(tmp_path / "watched.db"), storage())
     heard: list[None] = []

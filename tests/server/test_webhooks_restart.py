@@ -12,11 +12,11 @@ from pathlib import Path
 
 import httpx
 
-from livecore_server.areas import storage
 from livecore_server.clock import SystemClock
 from livecore_server.config import Config
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.registry import storage
 from livecore_server.services import build_services
 from tests.conftest import TEST_MANIFEST, Receiver, webhook_manifest
 from tests.waiting import until

@@ -28,7 +28,7 @@ from livecore.api.convert import camel
 from livecore.api.openapi import DOCUMENTED_SURFACES, _models_in, build_document
 from livecore.api.parts import wire_fields
 from livecore.api.route import Surface
-from livecore.api.routes import ALL
+from tests.installed import ALL
 
 HERE = Path(__file__).resolve().parent
 LOCKFILE = HERE / "package-lock.json"
@@ -137,7 +137,7 @@ def test_typescript_types_generated_from_the_documents_compile_real_requests(
     toolchain: Path, tmp_path: Path
 ) -> None:
     bin_dir = toolchain / "node_modules" / ".bin"
-    documents = {surface: build_document(surface, version="0.0.0") for surface in DOCUMENTED_SURFACES}
+    documents = {surface: build_document(surface, ALL, version="0.0.0") for surface in DOCUMENTED_SURFACES}
     for surface, doc in documents.items():
         module = surface.name.lower()
         (tmp_path / f"{module}.json").write_text(json.dumps(doc))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import attrs
 
-from livecore import areas
 from livecore.commands import Runtime, emit
 from livecore.ids import new_uuid
 from livecore.player_tools.commands.merge import RetiringTx
@@ -48,10 +47,11 @@ def erase(tx: RetiringTx, rt: Runtime, scope: Scope, external_id: str, reason: E
     emit(tx, rt, scope, PlayerDeleted.of(player, reason, kept_as))
     kept = anonymized(player, kept_as)
     tx.players.update(kept)
-    # Each area's records name the placeholder from now on (livecore.area.Area.erase), in the areas'
-    # order, then a studio's; an event such as guild.member_left names the original id, as player.deleted.
-    for step in (*(area.erase for area in areas.BUILT_IN if area.erase is not None), *rt.checks.erasures):
-        step(tx, rt, scope, player, kept)
+    # Each area of the runtime has its records name the placeholder from now on (livecore.area.Area.erase),
+    # in the areas' order; an event such as guild.member_left names the original id, as player.deleted.
+    for area in rt.contributions.areas:
+        if area.erase is not None:
+            area.erase(tx, rt, scope, player, kept)
     tx.merges.forget_into(player.id)  # their records hold the original ids of the accounts it absorbed
     tx.erasures.insert(ErasureRecord(scope.game_id, key, player.id, kept_as, reason, now))
     return Erased(ErasureStatus.DELETED, kept_as)

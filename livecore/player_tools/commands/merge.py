@@ -13,7 +13,6 @@ from typing import Protocol
 
 import attrs
 
-from livecore import areas
 from livecore.commands import Runtime, emit
 from livecore.errors import LivecoreError
 from livecore.ids import new_uuid
@@ -100,10 +99,10 @@ def merge(tx: RetiringTx, rt: Runtime, scope: Scope, from_external_id: str, to_e
         placeholder=placeholder(MERGED_PREFIX, new_uuid(now, rt.rng)),
         merged_at=now,
     )
-    # Each area moves its own records (livecore.area.Area.merge), in the areas' order: the built-in ones,
-    # then those of the studio's areas served.
-    for step in (*(area.merge for area in areas.BUILT_IN if area.merge is not None), *rt.checks.merges):
-        step(tx, rt, scope, source, target)
+    # Each area of the runtime moves its own records (livecore.area.Area.merge), in the areas' order.
+    for area in rt.contributions.areas:
+        if area.merge is not None:
+            area.merge(tx, rt, scope, source, target)
     # The source row stays, retired under its placeholder, pointing at the target.
     tx.players.update(tombstone(source, record.placeholder, Lifecycle.MERGED, merged_into=target.id))
     tx.merges.insert(record)

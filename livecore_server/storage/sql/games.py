@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 import orjson
 
-from livecore.areas import remembered
+from livecore import registry
 from livecore.games import Game, GameSettings
 from livecore_server.storage.columns import Columns
 from livecore_server.storage.records import settings_converter
@@ -33,7 +33,7 @@ class SqlGames(SqlPort):
 
     def _load_game(self, game_id: str) -> Game | None:
         # The game's record, then a flag for each remembered section (livecore.section.Section.remembered).
-        keys = remembered()
+        keys = registry.remembered(registry.installed())
         flags = "".join(f", {key}_ever_enabled" for key in keys)
         sql = f"SELECT {_GAME_COLUMNS.sql}{flags} FROM games WHERE id = ?"
         row = self.db.read(sql, (game_id,)).fetchone()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from livecore.areas import remembered
+from livecore import registry
 from livecore_server.storage.sqlport import GAME_CHANGED, SqlPort
 
 
@@ -54,12 +54,12 @@ class SqlManifest(SqlPort):
         self, game_id: str, name: str, settings: str, now_ms: int, *, enabled: Iterable[str]
     ) -> None:
         """Replace the name and settings; each remembered section ``enabled`` names stays in the game's
-        ``ever_enabled`` (:func:`livecore.areas.remembered`)."""
+        ``ever_enabled`` (:func:`livecore.registry.remembered`)."""
         self.db.change(
             "games",
             "UPDATE games SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
             (name, settings, now_ms, game_id),
         )
-        for key in sorted(set(enabled) & set(remembered())):
+        for key in sorted(set(enabled) & set(registry.remembered(registry.installed()))):
             self.db.change("games", f"UPDATE games SET {key}_ever_enabled = TRUE WHERE id = ?", (game_id,))
         self.db.config_changed(GAME_CHANGED + game_id)
