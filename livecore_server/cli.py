@@ -262,7 +262,7 @@ def _services(config: Config, clock: Clock | None = None) -> Services:
 
 
 def server_event_loop() -> asyncio.AbstractEventLoop:
-    """uvloop where installed (measured faster, docs/architecture.md).
+    """uvloop where installed (measured faster, docs/decisions/0007-uvloop.md).
 
     ``LIVECORE_EVENT_LOOP=asyncio`` opts out."""
     if os.environ.get("LIVECORE_EVENT_LOOP", "uvloop") != "asyncio":

@@ -7,7 +7,8 @@ not reach the database). Whatever creates, revokes, rotates or re-limits a key d
 (:meth:`~livecore_server.storage.sqlport.SqlTransaction.config_changed`): in its own process before it
 is answered, in every other process of a PostgreSQL deployment as its notification arrives, and a
 cached key is trusted only once what has arrived is applied (``heard_now``). So a request that begins
-after a revocation was answered is refused in any process (docs/architecture.md#hot-path-choices).
+after a revocation was answered is refused in any process
+(docs/decisions/0026-configuration-caches-dropped-by-the-write.md).
 Where no notification comes, ``ttl`` bounds how long a change goes unseen: on PostgreSQL while a process
 does not listen (its watch reconnects), on SQLite for an operator command run in another process. A
 rotated key works until the end of its grace period (:data:`livecore.operators.keys.ROTATION_GRACE` of

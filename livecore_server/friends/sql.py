@@ -90,7 +90,8 @@ class SqlFriendGraph(SqlPort):
 
     def friend_cards(self, player_id: str) -> list[tuple[datetime, PlayerCard]]:
         # The columns a friend row shows, not the whole player row: parsing whole players (their context
-        # JSON, a dozen timestamps) was most of the friends list's time (docs/architecture.md).
+        # JSON, a dozen timestamps) was most of the friends list's time
+        # (docs/decisions/0022-player-cards-for-lists.md).
         rows = self.db.read(
             f"SELECT f.since, {CARD_COLUMNS.sql} FROM friendships f JOIN players p ON p.id = f.friend_id"
             " WHERE f.player_id = ? ORDER BY f.since, f.friend_id",

@@ -2,7 +2,7 @@
 ``{"error": {code, message, details?}}`` for everything else.
 
 orjson rather than the standard library: it measured faster on every request and response and renders
-the same JSON (docs/architecture.md).
+the same JSON (docs/decisions/0008-orjson.md).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ The same holds with a key and its rotated successor mixed (the successor's reque
 credential's: 409, never applied), and for the typed client's own retries beside a first attempt that
 waits for its game.
 
-Each scenario runs ``LIVECORE_STORM_TRIALS`` times (2 unless told; the figures in docs/architecture.md
-were measured with 25)."""
+Each scenario runs ``LIVECORE_STORM_TRIALS`` times (2 unless told; the figures in
+docs/decisions/0033-a-games-writes-held-by-their-players-locks.md were measured with 25)."""
 
 from __future__ import annotations
 

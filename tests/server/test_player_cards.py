@@ -1,6 +1,6 @@
 """Player lists (friends, requests, blocks, search, suggestions, gifts) read a lean projection of each player
 (``PlayerCard``) rather than whole player rows: a card must show exactly what the whole row shows, on
-every store (docs/architecture.md#hot-path-choices)."""
+every store (docs/decisions/0022-player-cards-for-lists.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """What a server keeps of the events its writes emit (docs/webhooks.md#what-is-kept), and how a change of
-configuration reaches every process at once (docs/architecture.md#hot-path-choices).
+configuration reaches every process at once
+(docs/decisions/0026-configuration-caches-dropped-by-the-write.md).
 
 An event is stored in the outbox only when an endpoint of its game and environment subscribes to its
 kind, paused or not; an endpoint created later gets the events committed from its creation on. Keys
