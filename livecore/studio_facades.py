@@ -40,7 +40,7 @@ def studio_module(packages: Sequence[str], studio: Sequence[Area]) -> str:
     """The module of ``studio``'s typed facades (the areas of the packages ``packages``)."""
     areas.registered(studio)  # refused as the server refuses them: two names, a missing base
     modules: set[str] = set()
-    typing: set[str] = set()
+    froms: dict[str, set[str]] = {}
     classes: list[str] = []
     body: list[str] = []
     for client in CLIENTS:
@@ -49,32 +49,27 @@ def studio_module(packages: Sequence[str], studio: Sequence[Area]) -> str:
             continue
         base = client.path.removesuffix(".py").replace("/", ".")
         modules |= {base, *(part.module for part in bound.values())}
+        froms.setdefault("livecore_client.resources", set()).add("resource")
         for name, prefix in ((client.name, ""), (client.twin, "Async")):
             classes.append(name)
+            body += [f"class {name}({base}.{name}):", f'    """:class:`{base}.{name}`, with {_of(bound)}."""']
             body += [
-                f"class {name}({base}.{name}):",
-                f'    """:class:`{base}.{name}`, with {_of(bound)}."""',
+                "",
+                *(f"    {a} = resource({p.module}.{prefix}{p.cls})" for a, p in bound.items()),
+                "",
                 "",
             ]
-            body += [
-                f"    {attr} = resource({part.module}.{prefix}{part.cls})" for attr, part in bound.items()
-            ]
-            body += ["", ""]
     player, server = (_actions(kind, studio) for kind in ("player_actions", "server_actions"))
     if player or server:
         modules |= {"livecore.simulation.player", *(m for m, _ in (*player.values(), *server.values()))}
         classes += ["SimPlayer", "SimServer", "Simulation"]
-        body += _simulation(player, server, typing)
+        body += _simulation(player, server, froms.setdefault("typing", set()))
     names = ", ".join(area.name for area in studio)
     args = " ".join(f"--area {package}" for package in packages) + " --out FILE"
     out = [_DOC.format(names=names, args=args), *_PREAMBLE]
-    out += [f"from typing import {', '.join(sorted(typing))}", ""] if typing else []
+    out += [f"from typing import {', '.join(sorted(froms.pop('typing')))}", ""] if "typing" in froms else []
     out += [f"import {module}" for module in sorted(modules)]
-    out += (
-        ["from livecore_client.resources import resource"]
-        if any(c.endswith("Client") for c in classes)
-        else []
-    )
+    out += [f"from {module} import {', '.join(sorted(found))}" for module, found in sorted(froms.items())]
     # One name a line, as a formatter writes a list too long for one line, at any line length.
     out += ["", "__all__ = [", *(f'    "{name}",' for name in sorted(classes)), "]", "", "", *body]
     return "\n".join(out).rstrip("\n") + "\n"
@@ -158,7 +153,8 @@ def _simulation(
             f"class {name}({base}.{name}):",
             f'    """{what}, with the actions {_of(actions) or "of no area"}."""',
         ]
-        out += ["", *(f"    {area}: {module}.{cls}" for area, (module, cls) in actions.items()), "", ""]
+        members = [f"    {area}: {module}.{cls}" for area, (module, cls) in actions.items()]
+        out += ["", *members, "", ""] if members else ["", ""]
     listed = ["self"]
     passed = []
     for param in list(inspect.signature(Simulation.player).parameters.values())[1:]:
