@@ -18,8 +18,8 @@ resource is built the same way (docs/client.md#your-own-resources)::
 
 A resource kept in a module apart from its client may name the surface's base instead
 (``SyncResource[SdkSurface]``; ``SyncResource[SyncClient]`` on the server surface), as the built-in ones
-do, so that the module does not import the client that binds it. A studio's admin resource is built on the operators' bases
-(:mod:`livecore_client.resources.operators`: ``AdminCalls``, ``AdminSurface``).
+do, so that the module does not import the client that binds it. A studio's admin resource is built on
+the operators' bases (:mod:`livecore_client.resources.operators`: ``AdminCalls``, ``AdminSurface``).
 """
 
 from livecore.api.call import Call
