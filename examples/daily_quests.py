@@ -14,8 +14,8 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from studio_quests.area import AREA
+from studio_quests.typed import Simulation
 
-from livecore import Simulation
 from livecore.exceptions import LivecoreAPIError
 
 MONDAY = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -51,7 +51,8 @@ def main() -> None:
     # The area comes with its table, its sweep and its check on gift sends.
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA], seed=7, start=MONDAY)
     ada, bea = sim.player("ada"), sim.player("bea")
-    # The area's actions on each player's handle (its player_actions): game.quests in the typed client.
+    # The area's actions on each player's handle (its player_actions), typed by the generated
+    # studio_quests.typed (python -m livecore.assembly --area studio_quests): sdk.quests in the client.
     quests = {"ada": ada.quests, "bea": bea.quests}
     asked = ada.friends.send_request(external_player_id=bea)
     assert asked.request is not None

@@ -1,12 +1,16 @@
 """A livecore webhook receiver that verifies signatures and dedupes deliveries, on the standard library.
 
-    python examples/webhook_receiver.py --secret whsec_... --port 9000
+    python examples/webhook_receiver.py --secret whsec_... --port 9000 [--area studio_quests]
 
 It needs only the plain install (docs/client.md#installing-only-the-client): ``http.server`` serves, and
 ``livecore_client.webhooks`` verifies. Point a webhook endpoint at ``http://localhost:9000/webhooks``
 (docs/webhooks.md#from-the-demo-to-your-receiver walks the demo's way there). Plain http is allowed for
 loopback hosts outside production (docs/reference/webhooks.md). While the secret is being rotated, pass
-``--secret`` twice, new one first. Each accepted event is printed on one line.
+``--secret`` twice, new one first. Each accepted event is printed on one line, with the class its ``data``
+was read into: the kind's payload class, or ``dict`` for a kind this receiver does not know. A studio's
+own areas' kinds are read into their classes as the built-in kinds are when their packages are given,
+``--area studio_quests`` (``construct_event(..., areas=[AREA])``): ``quest.checked_in`` arrives as a
+``QuestCheckedIn``, its fields typed (``event.data.streak``), where without it its ``data`` is a ``dict``.
 
 What a receiver must do (docs/reference/webhooks.md):
 
@@ -31,6 +35,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import orjson
 
+from livecore.area import Area
 from livecore_client.webhooks import (
     SIGNATURE_HEADER,
     TEST_DELIVERY_HEADER,
@@ -65,14 +70,21 @@ class RecentIds:
 
 class Receiver(HTTPServer):
     """``POST /webhooks``, verified with ``secret`` (or any of several while rotating). It answers one
-    request at a time, so two concurrent copies of an event cannot both get through the dedupe."""
+    request at a time, so two concurrent copies of an event cannot both get through the dedupe. ``areas``:
+    a studio's own areas, whose kinds are read into their payload classes."""
 
     def __init__(
-        self, address: tuple[str, int], secret: str | Sequence[str], *, seen_limit: int = 10_000
+        self,
+        address: tuple[str, int],
+        secret: str | Sequence[str],
+        *,
+        seen_limit: int = 10_000,
+        areas: Sequence[Area] = (),
     ) -> None:
         super().__init__(address, Handler)
         self.secret = secret
         self.seen = RecentIds(seen_limit)
+        self.areas = tuple(areas)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -84,7 +96,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # raw bytes, as signed
         try:
-            event = construct_event(body, self.headers.get(SIGNATURE_HEADER), self.server.secret)
+            event = construct_event(
+                body, self.headers.get(SIGNATURE_HEADER), self.server.secret, areas=self.server.areas
+            )
         except WebhookSignatureError as exc:
             print(f"rejected: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             self._answer(400, "bad signature\n")
@@ -100,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         data = orjson.dumps(event.raw.get("data")).decode()
         print(
             f"{event.id} {event.event_name} attempt={event.delivery_attempt}{sample} "
-            f"game={event.game_id} data={data}",
+            f"game={event.game_id} as={type(event.data).__name__} data={data}",
             flush=True,
         )
         self._answer(200, "ok\n")
@@ -117,6 +131,15 @@ class Handler(BaseHTTPRequestHandler):
         """Quiet: the accepted events are the output, and a rejection is told on stderr above."""
 
 
+def studio_areas(packages: Sequence[str]) -> list[Area]:
+    """The areas of the packages named, found as the server finds them (their ``AREA``)."""
+    if not packages:
+        return []
+    from livecore.areas import studio_area  # every built-in area: read only when a studio's is named
+
+    return [studio_area(package) for package in packages]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -127,8 +150,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=9000)
+    parser.add_argument(
+        "--area",
+        action="append",
+        default=[],
+        metavar="PACKAGE",
+        help="a studio's area package (importable), whose webhook kinds are read typed; repeatable",
+    )
     args = parser.parse_args(argv)
-    with Receiver((args.host, args.port), args.secret) as receiver:
+    with Receiver((args.host, args.port), args.secret, areas=studio_areas(args.area)) as receiver:
         print(f"listening on http://{args.host}:{args.port}/webhooks", flush=True)
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it quietly
             receiver.serve_forever()

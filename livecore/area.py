@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 import attrs
 
@@ -107,6 +107,30 @@ class HasPorts(Protocol):
     def ports(self) -> Ports: ...
 
 
+#: The typed clients an area adds a resource to: ``SdkClient``, ``ServerClient`` and ``AdminClient``.
+Facade = Literal["sdk", "server", "admin"]
+
+
+@attrs.frozen
+class ClientPart:
+    """An area's resource in one typed client: ``facade``'s client (``"sdk"``: ``SdkClient``) holds
+    ``attribute`` (``sdk.wallet``) bound to the class ``cls`` of the module ``module`` (a dotted path,
+    ``"livecore_client.resources.economy"``, ``"studio_quests.client"``); its asyncio twin, bound on the
+    async client, is the class ``Async<cls>`` of the same module. Named rather than imported, so the core's
+    declaration imports no client.
+
+    ``simulated``: a built-in area's part that a simulated player (an ``sdk`` part) or the simulated
+    studio's backend (a ``server`` part) holds too, as the class of the same name in the area's
+    ``livecore/<area>/simulation.py``. A studio's area's simulated actions are its ``player_actions`` and
+    ``server_actions``, reached by the area's name, so it leaves this as it is."""
+
+    facade: Facade
+    attribute: str
+    module: str
+    cls: str
+    simulated: bool = True
+
+
 @attrs.frozen(repr=False)
 class Area:
     """One area, as it declares itself.
@@ -153,7 +177,11 @@ class Area:
       fields it adds to a segment of the population and what a player does in it in a session);
     - ``contributes``: what it adds to the tables of the areas it builds on, each at the
       :class:`~livecore.contributions.Point` the owning area declares (``FINISH(feed)``): resolved for
-      the areas a runtime registers, never as a module is imported.
+      the areas a runtime registers, never as a module is imported;
+    - ``client``: its resources in the typed clients, one :class:`ClientPart` each (``sdk.wallet``,
+      ``server.wallet``), in the order the client lists them: read by the generator of the typed facades
+      (:mod:`livecore.assembly`), which binds a built-in area's in ``livecore_client`` and a studio's in
+      the module its ``python -m livecore.assembly --studio`` writes (docs/extending.md).
     """
 
     name: str
@@ -194,6 +222,8 @@ class Area:
     #: (``sim.server.quests``, made from the simulation).
     player_actions: Callable[[Any], object] | None = None
     server_actions: Callable[[Any], object] | None = None
+    #: Its resources in the typed clients (:class:`ClientPart`), by client, in the order bound.
+    client: tuple[ClientPart, ...] = ()
 
     def __repr__(self) -> str:
         # Its name alone: the whole declaration (every route, handler and model) runs to hundreds of

@@ -25,7 +25,8 @@ Rules:
   are passed, ``construct_event(..., areas=[QUESTS])`` (each :attr:`livecore.area.Area.webhooks`): passed,
   not registered, so a process reads exactly the kinds it is given. The classes are the service's own
   payload classes from ``livecore.webhooks`` (re-exported here), the same ones its commands build and
-  serialise. Unknown fields are ignored because the contract
+  serialise. :class:`WebhookEvent` is the core's (``livecore.webhooks.event``): a simulation answers the
+  same class for the events it emitted (``sim.received()``). Unknown fields are ignored because the contract
   (docs/reference/conventions.md#versioning-and-deprecation) lets new optional fields land in v1 without
   notice. ``WebhookEvent.raw`` keeps the whole decoded envelope.
 - A crate grant's entries (in ``grant.*`` of kind ``crate``, and ``crate.opened``'s ``crates``) read as
@@ -132,6 +133,7 @@ from livecore.teams.webhooks import (
 from livecore.webhooks import endpoints as _endpoints
 from livecore.webhooks import signing
 from livecore.webhooks.endpoints import WebhookEndpointFailed
+from livecore.webhooks.event import WebhookEvent
 from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.signing import DEFAULT_FUTURE_TOLERANCE, DEFAULT_TOLERANCE, SIGNATURE_HEADER
 
@@ -338,21 +340,6 @@ tests/client/test_client_webhooks.py holds the two together."""
 
 
 # --- The event ----------------------------------------------------------------------------------------
-
-
-@attrs.frozen
-class WebhookEvent:
-    """One delivery, verified. ``id`` is the same on every retry and replay of an event: dedupe by it."""
-
-    id: str
-    event_name: str
-    studio_id: str
-    game_id: str
-    occurred_at: datetime
-    delivery_attempt: int
-    data: WebhookData | dict[str, Any]
-    # Everything that was sent, including fields newer than this client's classes.
-    raw: dict[str, Any] = attrs.field(factory=dict, repr=False, eq=False)
 
 
 @attrs.frozen

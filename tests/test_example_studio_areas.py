@@ -63,13 +63,16 @@ def test_the_examples_own_suite_runs_served_on_postgresql(suite: str) -> None:
 
 def test_the_smallest_area_listed_in_docs_extending_runs_as_written(tmp_path: Path) -> None:
     """The listing is the whole ``studio_daily/__init__.py``: put in a package of that name, with the
-    example's own tests beside it, their embedded tests (and apply's check of its section) pass."""
+    example's own tests, its client's resource and its generated typed facades beside it, their embedded
+    tests (and apply's check of its section) pass."""
     guide = (ROOT / "docs" / "extending.md").read_text(encoding="utf-8")
     section = guide.split("## The smallest area: one module", 1)[1]
     listing = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert listing is not None
     package = tmp_path / "studio_daily"
     shutil.copytree(ROOT / "examples" / "studio_daily" / "tests", package / "tests")
+    for module in ("client.py", "typed.py"):
+        shutil.copy(ROOT / "examples" / "studio_daily" / module, package / module)
     (package / "__init__.py").write_text(listing[1], encoding="utf-8")
     out = _run("studio_daily/tests", None, "embedded or apply_refuses", cwd=tmp_path)
     assert "5 passed" in out and "skipped" not in out, out

@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import httpx
 import pytest
+from studio_quests.area import AREA as QUESTS
+from studio_quests.webhooks import SAMPLES
 
+from livecore.area import Area
 from livecore.events import DomainEvent
 from livecore.scope import Environment
 from livecore.webhooks.envelope import build_envelope
+from livecore.webhooks.payload import WebhookPayload
 from livecore.webhooks.signing import signature_header
 from tests.waiting import until_sync
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "webhook_receiver.py"
 SECRET = "whsec_example_secret"
+[QUEST_SAMPLE] = SAMPLES
 
 
 def load_example() -> ModuleType:
@@ -37,22 +44,30 @@ def load_example() -> ModuleType:
 receiver = load_example()
 
 
+REGISTERED = {
+    "playerId": "plr_1",
+    "externalPlayerId": "ada",
+    "firstSeenAt": "2026-03-02T12:00:00.000Z",
+    "contextSnapshot": {},
+}
+
+
 def delivery(
-    event_id: str = "evt_01a", *, attempt: int = 1, secret: str = SECRET
+    event_id: str = "evt_01a",
+    *,
+    attempt: int = 1,
+    secret: str = SECRET,
+    payload: WebhookPayload | dict[str, Any] = REGISTERED,
 ) -> tuple[bytes, dict[str, str]]:
+    kind = "player.registered" if isinstance(payload, dict) else payload.KIND
     event = DomainEvent(
         id=event_id,
-        kind="player.registered",
+        kind=kind,
         studio_id="std_1",
         game_id="gam_1",
         env=Environment.LIVE,
         occurred_at=datetime(2026, 3, 2, 12, 0, tzinfo=UTC),
-        payload={
-            "playerId": "plr_1",
-            "externalPlayerId": "ada",
-            "firstSeenAt": "2026-03-02T12:00:00.000Z",
-            "contextSnapshot": {},
-        },
+        payload=payload,
     )
     body = build_envelope(event, delivery_attempt=attempt)
     # The receiver checks against its own clock, so sign with the real time.
@@ -62,8 +77,14 @@ def delivery(
 
 @pytest.fixture
 def client() -> Iterator[httpx.Client]:
+    with _served() as c:
+        yield c
+
+
+@contextlib.contextmanager
+def _served(areas: Sequence[Area] = ()) -> Iterator[httpx.Client]:
     """The receiver on a free port, served on a thread, and a client of it."""
-    server = receiver.Receiver(("127.0.0.1", 0), SECRET)
+    server = receiver.Receiver(("127.0.0.1", 0), SECRET, areas=areas)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -83,9 +104,26 @@ def test_valid_event_is_accepted_and_printed(
     assert response.status_code == 200
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
-        'evt_01a player.registered attempt=1 game=gam_1 data={"playerId":"plr_1","externalPlayerId":"ada",'
+        "evt_01a player.registered attempt=1 game=gam_1 as=PlayerRegistered "
+        'data={"playerId":"plr_1","externalPlayerId":"ada",'
         '"firstSeenAt":"2026-03-02T12:00:00.000Z","contextSnapshot":{}}'
     ]
+
+
+def test_a_studios_kind_is_read_typed_given_its_area(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--area studio_quests``: ``quest.checked_in`` is read into the area's payload class, where a
+    receiver not given the area reads it as a dict."""
+    body, headers = delivery("evt_02q", payload=QUEST_SAMPLE)
+    with _served([QUESTS]) as typed:
+        assert typed.post("/webhooks", content=body, headers=headers).status_code == 200
+    with _served() as plain:
+        assert plain.post("/webhooks", content=body, headers=headers).status_code == 200
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" data=")[0] for line in lines] == [
+        "evt_02q quest.checked_in attempt=1 game=gam_1 as=QuestCheckedIn",
+        "evt_02q quest.checked_in attempt=1 game=gam_1 as=dict",
+    ]
+    assert [area.name for area in receiver.studio_areas(["studio_quests"])] == ["quests"]
 
 
 def test_duplicate_is_acknowledged_but_not_printed_twice(

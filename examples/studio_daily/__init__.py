@@ -7,6 +7,10 @@ its handler, a check on a built-in command (the gift send) and the section's che
 server part; the server serves the declaration as it is. The module imports only the core, so the area
 imports and plays in a ``livecore.Simulation`` on the plain install (``pip install livecore``).
 
+``studio_daily.client`` is its resource in the typed clients, and ``studio_daily.typed`` the typed facades
+generated from the declaration (``python -m livecore.assembly --area studio_daily --out
+studio_daily/typed.py``): ``sdk.daily.claim("ada")`` and ``ada.daily.claim()``, typed.
+
 What every player route needs (a registered player, its secret, no ban on a write) is applied by the
 runtime before the handler runs, served and embedded: the area declares none of it.
 """
@@ -18,8 +22,9 @@ from typing import Any
 
 import attrs
 
+from livecore.api.call import Call, SdkCalls
 from livecore.api.request import Request
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.economy.rules import resource
 from livecore.errors import Code, LivecoreError
@@ -34,6 +39,7 @@ from livecore.players.routes import PLAYER_WRITE_ERRORS, player_route
 from livecore.players.rules import Player
 from livecore.scope import Scope
 from livecore.section import resource_refusal
+from livecore.simulation.calls import Actions, player_method
 
 NAME = "daily"
 #: The ``sourceKind`` of a bonus's grant; its ``sourceRefId`` is the day claimed (``daily:YYYY-MM-DD``).
@@ -121,6 +127,29 @@ def claim_route(request: Request[None, None], tx: GrantsTx) -> ClaimResponse:
     return ClaimResponse(GrantView.of(granted, request.rt.clock.now()))
 
 
+class DailyCalls(SdkCalls):
+    """The route's call, written once: the typed client sends it (``studio_daily.client``) and a
+    simulated player makes it (:class:`Daily`)."""
+
+    def _claim(
+        self, external_id: str, *, idempotency_key: str | None = None, player_secret: str | None = None
+    ) -> Call[ClaimResponse]:
+        """Claim today's (UTC) bonus, granted pending; 409 ``daily_already_claimed`` once claimed."""
+        return Call(
+            CLAIM,
+            ClaimResponse,
+            path={"externalId": external_id},
+            idempotency_key=idempotency_key,
+            player_secret=self._secret(player_secret),
+        )
+
+
+class Daily(Actions, DailyCalls):
+    """A simulated player's claim, ``ada.daily.claim()``, run in memory through the route's handler."""
+
+    claim = player_method(DailyCalls._claim)
+
+
 AREA = Area(
     name=NAME,
     summary="Daily bonus: claimed once a day, granted pending (a studio's own area, in one module).",
@@ -131,4 +160,6 @@ AREA = Area(
     errors=(DAILY_ALREADY_CLAIMED, DAILY_NOT_CONFIGURED, DAILY_NOT_GIFTABLE),
     hooks=Checks(),
     settings=problems,
+    player_actions=Daily,  # ada.daily.claim() in a simulation
+    client=(ClientPart("sdk", "daily", "studio_daily.client", "Daily"),),  # sdk.daily.claim("ada")
 )

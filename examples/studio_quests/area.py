@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.schedule import Job, Task, until_false
 from studio_quests import api
@@ -51,4 +51,8 @@ AREA = Area(
     season=SEASON,
     player_actions=Quests,  # ada.quests.check_in() in an embedded simulation
     server_actions=ServerQuests,  # sim.server.quests.get("ada")
+    client=(  # sdk.quests.check_in("ada"), server.quests.get("ada"): studio_quests/typed.py binds them
+        ClientPart("sdk", "quests", "studio_quests.client", "Quests"),
+        ClientPart("server", "quests", "studio_quests.client", "ServerQuests"),
+    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from livecore.api.route import REFUSALS, Refusals
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.crates import api, samples, webhooks
 from livecore.crates.errors import CODES, CRATE_MUST_BE_OPENED
 from livecore.crates.handlers import HANDLERS
@@ -42,4 +42,5 @@ AREA = Area(
     hookspecs=CrateSpecs,
     limits=_limits,
     season=SEASON,
+    client=(ClientPart("sdk", "grants", "livecore_client.resources.crates", "CrateGrants"),),
 )

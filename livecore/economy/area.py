@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from livecore import limits
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.economy import api, samples, webhooks
 from livecore.economy.errors import CODES
@@ -56,4 +56,12 @@ AREA = Area(
     tables=EconomyTables,
     ports={"ledger": MemoryLedger},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "wallet", "livecore_client.resources.economy", "Wallet"),
+        ClientPart("sdk", "inventory", "livecore_client.resources.economy", "Inventory"),
+        ClientPart("server", "wallet", "livecore_client.resources.economy", "ServerWallet"),
+        ClientPart(
+            "server", "inventory", "livecore_client.resources.economy", "ServerInventory", simulated=False
+        ),
+    ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.friends import api, samples, webhooks
 from livecore.friends import rules as friends
@@ -66,4 +66,11 @@ AREA = Area(
     season=SEASON,
     # Heartbeats are by far the most frequent request.
     contributes=(HOT(api.PRESENCE_HEARTBEAT),),
+    client=(
+        ClientPart("sdk", "friends", "livecore_client.resources.friends", "Friends"),
+        ClientPart("sdk", "presence", "livecore_client.resources.friends", "Presence"),
+        ClientPart(
+            "server", "friends", "livecore_client.resources.friends", "ServerFriends", simulated=False
+        ),
+    ),
 )

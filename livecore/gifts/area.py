@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from livecore.api.route import REFUSALS, Refusals
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.enums import VALUES
 from livecore.friends.views import row_part
@@ -77,4 +77,8 @@ AREA = Area(
     tables=GiftTables,
     ports={"gifts": MemoryGifts},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "gifts", "livecore_client.resources.gifts", "Gifts"),
+        ClientPart("server", "gifts", "livecore_client.resources.gifts", "ServerGifts", simulated=False),
+    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.grants import api, samples, webhooks
 from livecore.grants import rules as grants
@@ -64,4 +64,8 @@ AREA = Area(
     ports={"grants": MemoryGrants},
     season=SEASON,
     hookspecs=GrantSpecs,
+    client=(
+        ClientPart("sdk", "grants", "livecore_client.resources.grants", "Grants"),
+        ClientPart("server", "grants", "livecore_client.resources.grants", "ServerGrants"),
+    ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.enums import VALUES
 from livecore.guilds import api, samples, webhooks
@@ -79,4 +79,8 @@ AREA = Area(
     tables=GuildTables,
     ports={"guilds": MemoryGuilds, "guild_help": MemoryGuildHelp},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "guilds", "livecore_client.resources.guilds", "Guilds"),
+        ClientPart("server", "guilds", "livecore_client.resources.guilds", "ServerGuilds"),
+    ),
 )

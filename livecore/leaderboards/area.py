@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.leaderboards import api, samples, webhooks
 from livecore.leaderboards import rules as leaderboards
@@ -80,4 +80,10 @@ AREA = Area(
     tables=LeaderboardTables,
     ports={"leaderboards": MemoryLeaderboards},
     season=SEASON,
+    client=(
+        ClientPart(
+            "sdk", "leaderboards", "livecore_client.resources.leaderboards", "Leaderboards", simulated=False
+        ),
+        ClientPart("server", "leaderboards", "livecore_client.resources.leaderboards", "ServerLeaderboards"),
+    ),
 )

@@ -7,7 +7,7 @@ from functools import partial
 from typing import Protocol
 
 from livecore import events
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.limits import PAGE, duration
 from livecore.live_events import api, attempts, boards, samples, webhooks
@@ -149,4 +149,8 @@ AREA = Area(
     tables=LiveEventTables,
     ports={"windows": MemoryWindows, "attempts": MemoryAttempts, "boards": MemoryBoards},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "live_events", "livecore_client.resources.live_events", "LiveEvents"),
+        ClientPart("server", "live_events", "livecore_client.resources.live_events", "ServerLiveEvents"),
+    ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.live_events.commands.boards import ROOM_ROWS
 from livecore.live_events.commands.steps import CLOSE, PROGRESS, SHARED_ROWS, START
@@ -90,4 +90,9 @@ AREA = Area(
     tables=LobbyTables,
     ports={"lobbies": MemoryLobbies},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "live_events", "livecore_client.resources.lobbies", "LobbyStart"),
+        ClientPart("sdk", "lobbies", "livecore_client.resources.lobbies", "Lobbies", simulated=False),
+        ClientPart("server", "lobbies", "livecore_client.resources.lobbies", "ServerLobbies"),
+    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from livecore.api.auth import DOCUMENTED_CREDENTIALS
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.errors import NOT_FOUND
 from livecore.limits import duration
 from livecore.operators import api, samples
@@ -50,4 +50,14 @@ AREA = Area(
     # How the documents describe a member's credential and the area's own surface, /admin/v1 (the server
     # admits a member before the route runs: livecore_server/operators/access.py).
     contributes=(DOCUMENTED_CREDENTIALS(MEMBER_CREDENTIAL),),
+    client=(
+        ClientPart("admin", "members", "livecore_client.resources.operators.members", "AdminMembers"),
+        ClientPart("admin", "players", "livecore_client.resources.operators.players", "AdminPlayers"),
+        ClientPart("admin", "grants", "livecore_client.resources.operators.grants", "AdminGrants"),
+        ClientPart("admin", "live_events", "livecore_client.resources.operators.attempts", "AdminLiveEvents"),
+        ClientPart("admin", "webhooks", "livecore_client.resources.operators.webhooks", "AdminWebhooks"),
+        ClientPart("admin", "api_keys", "livecore_client.resources.operators.keys", "AdminApiKeys"),
+        ClientPart("admin", "personal_keys", "livecore_client.resources.operators.keys", "AdminPersonalKeys"),
+        ClientPart("admin", "audit", "livecore_client.resources.operators.audit", "AdminAudit"),
+    ),
 )

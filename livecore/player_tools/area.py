@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from livecore import limits
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.player_tools import api, migration
 from livecore.player_tools.errors import CODES
 from livecore.player_tools.handlers import HANDLERS
@@ -37,4 +37,14 @@ AREA = Area(
     limits=_limits,
     tables=PlayerToolTables,
     ports={"merges": MemoryMerges, "erasures": MemoryErasures, "migrations": MemoryMigrationKeys},
+    client=(
+        ClientPart("server", "players", "livecore_client.resources.player_tools", "ServerPlayerTools"),
+        ClientPart(
+            "server",
+            "migration",
+            "livecore_client.resources.player_tools.migration",
+            "ServerMigration",
+            simulated=False,
+        ),
+    ),
 )

@@ -8,7 +8,7 @@ from datetime import timedelta
 from livecore import platforms
 from livecore.api.auth import AUTHENTICATION, Authentication
 from livecore.api.route import Auth
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.limits import duration
 from livecore.players import api, identity, samples, webhooks
@@ -70,5 +70,9 @@ AREA = Area(
                 admit=admit,
             )
         ),
+    ),
+    client=(
+        ClientPart("sdk", "players", "livecore_client.resources.players", "Players"),
+        ClientPart("server", "players", "livecore_client.resources.players", "ServerPlayers"),
     ),
 )

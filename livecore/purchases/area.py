@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.limits import duration
 from livecore.players.rules import Player
@@ -59,4 +59,8 @@ AREA = Area(
     id_prefixes=(PURCHASE_ID_PREFIX,),
     tables=PurchaseTables,
     ports={"purchases": MemoryPurchases},
+    client=(
+        ClientPart("sdk", "purchases", "livecore_client.resources.purchases", "Purchases"),
+        ClientPart("server", "purchases", "livecore_client.resources.purchases", "ServerPurchases"),
+    ),
 )

@@ -188,6 +188,11 @@ class Simulation(BaseSimulation):
     with :meth:`from_manifest`; ``game`` picks the game the players play (the manifest's only one, when it
     has one)."""
 
+    #: The classes of its players and of the studio's backend: a studio's typed facades
+    #: (``python -m livecore.assembly --area``) make its own, typed with its areas' actions.
+    player_type: type[SimPlayer] = SimPlayer
+    server_type: type[SimServer] = SimServer
+
     def __init__(
         self,
         manifest: Manifest,
@@ -200,7 +205,7 @@ class Simulation(BaseSimulation):
     ) -> None:
         super().__init__(manifest, game=game, seed=seed, start=start, env=env, areas=areas)
         self._players: dict[str, SimPlayer] = {}
-        self.server = SimServer(self)
+        self.server = self.server_type(self)
 
     # --- players ---------------------------------------------------------------------------------
 
@@ -217,7 +222,7 @@ class Simulation(BaseSimulation):
         and app version its client would send; later calls return the same handle."""
         found = self._players.get(external_id)
         if found is None:
-            found = SimPlayer(
+            found = self.player_type(
                 self, external_id, player_context=player_context, platform=platform, app_version=app_version
             )
             self._players[external_id] = found

@@ -38,6 +38,7 @@ from livecore.schedule import Schedule
 from livecore.scope import Actor, Environment, Scope
 from livecore.simulation.fitting import FittedPopulation, fit_population
 from livecore.simulation.part import FitPeriod
+from livecore.webhooks.event import WebhookEvent
 
 T = TypeVar("T")
 
@@ -186,13 +187,21 @@ class BaseSimulation:
     @property
     def webhooks(self) -> list[DomainEvent]:
         """Every webhook event emitted so far, in order, as a receiver would get them (a debounced kind
-        once per burst, with its latest state). ``event.kind`` names it and ``event.payload`` is the
-        payload class the client's ``construct_event`` returns for it."""
+        once per burst, with its latest state), as the core's outbox records them (:meth:`received` reads
+        them as a receiver does). ``event.kind`` names it and ``event.payload`` is the payload class the
+        client's ``construct_event`` returns for it as ``data``."""
         return list(self.store.outbox)
 
     def webhooks_of(self, kind: str) -> list[DomainEvent]:
         """The events of one kind (``"gift.sent"``), in order."""
         return [e for e in self.store.outbox if e.kind == kind]
+
+    def received(self, kind: str | None = None) -> list[WebhookEvent]:
+        """The events emitted so far (of ``kind``, when given) as a receiver reads their first delivery:
+        the :class:`~livecore.webhooks.event.WebhookEvent` that ``livecore_client.webhooks.construct_event``
+        answers, ``event.event_name`` and its typed ``event.data`` named as the envelope names them, so a
+        studio's handler of webhooks runs on a simulation's events as on its receiver's."""
+        return [WebhookEvent.received(e) for e in self.store.outbox if kind is None or e.kind == kind]
 
     def fit_population(
         self,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from livecore import idempotency, limits, ratelimit
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.errors import GENERIC
 from livecore.limits import duration
 from livecore.ratelimit import DEFAULT_LIMITS, BucketName
@@ -83,4 +83,5 @@ AREA = Area(
     handlers=HANDLERS,
     errors=GENERIC,
     limits=_limits,
+    client=(ClientPart("server", "system", "livecore_client.resources.system", "ServerSystem"),),
 )

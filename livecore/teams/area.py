@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from livecore.area import Area
+from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.live_events.commands.steps import CLOSE, SCORE, SHARED_ROWS
 from livecore.live_events.settings import EventSettings
@@ -51,4 +51,8 @@ AREA = Area(
     tables=TeamTables,
     ports={"teams": MemoryTeams},
     season=SEASON,
+    client=(
+        ClientPart("sdk", "teams", "livecore_client.resources.teams", "Teams"),
+        ClientPart("server", "teams", "livecore_client.resources.teams", "ServerTeams"),
+    ),
 )

@@ -17,24 +17,34 @@ resource is built the same way (docs/client.md#your-own-resources)::
         quests = resource(Quests)
 
 A resource kept in a module apart from its client may name the surface's base instead
-(``SyncResource[SdkSurface]``), as the built-in ones do, so that the module does not import the client
-that binds it. A studio's admin resource is built on the operators' bases
-(:mod:`livecore_client.resources.operators`: ``AdminCalls``, ``AdminSurface``).
+(``SyncResource[SdkSurface]``; ``SyncResource[SyncClient]`` on the server surface), as the built-in ones
+do, so that the module does not import the client that binds it. A studio's admin resource is built on
+the operators' bases (:mod:`livecore_client.resources.operators`: ``AdminCalls``, ``AdminSurface``).
 """
 
 from livecore.api.call import Call
 
-from .._client import AsyncResource, SyncResource, async_method, resource, sync_method
+from .._client import (
+    AsyncClient,
+    AsyncResource,
+    SyncClient,
+    SyncResource,
+    async_method,
+    resource,
+    sync_method,
+)
 from .._surfaces import AsyncSdkSurface, SdkSurface
 from ._base import SdkCalls, ServerCalls
 
 __all__ = [
+    "AsyncClient",
     "AsyncResource",
     "AsyncSdkSurface",
     "Call",
     "SdkCalls",
     "SdkSurface",
     "ServerCalls",
+    "SyncClient",
     "SyncResource",
     "async_method",
     "resource",

@@ -383,3 +383,25 @@ def test_stripe_verifies_our_header_and_we_verify_stripes() -> None:
     # And the other way round: a header made by Stripe verifies here.
     theirs = stripe.WebhookSignature.generate_signature_header(body.decode(), SECRET, timestamp=t)
     assert construct_event(body, theirs, SECRET, now=t).event_name == "player.registered"
+
+
+def test_a_simulations_received_events_are_what_construct_event_reads_of_their_deliveries() -> None:
+    """One event shape: ``sim.received()`` answers the class ``construct_event`` does, equal to what it
+    reads of each event's first delivery, a studio's kind typed by its area."""
+    from studio_quests.area import AREA
+    from studio_quests.typed import Simulation
+    from studio_quests.webhooks import QuestCheckedIn
+
+    from examples.daily_quests import MANIFEST
+
+    sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
+    sim.player("ada").quests.check_in()
+    received = sim.received()
+    assert [e.event_name for e in received] == [e.kind for e in sim.webhooks]
+    for event, emitted in zip(received, sim.webhooks, strict=True):
+        body = build_envelope(emitted, delivery_attempt=1)
+        header = signature_header(SECRET, NOW, body)
+        read = construct_event(body, header, SECRET, now=NOW, areas=[AREA])
+        assert type(read) is WebhookEvent and read == event and read.raw == event.raw
+    [checked] = sim.received("quest.checked_in")
+    assert isinstance(checked.data, QuestCheckedIn) and checked.data.streak == 1

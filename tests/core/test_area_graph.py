@@ -39,10 +39,12 @@ def _area(module: str) -> str | None:
 #: The assembly: the one top layer, the modules that list every area by design (docs/architecture.md, "The
 #: assembly"): the registry, the all-ports transaction, the webhook kinds and
 #: samples, the server's served areas and entry points, the clients' facades, errors, models and webhooks,
-#: the simulation's player and actions, and the generator of the facades. Nothing else imports them.
+#: the simulation's player and actions, and the generators of the facades (the built-in areas' and a
+#: studio's). Nothing else imports them.
 ASSEMBLY = {
     "livecore.areas",
     "livecore.assembly",
+    "livecore.studio_facades",
     "livecore.transaction",
     "livecore.webhooks.kinds",
     "livecore.webhooks.samples",

@@ -519,4 +519,6 @@ def test_the_demo_delivers_to_the_receiver_of_a_plain_install(
         receiver.terminate()
         receiver.wait(10)
     (line,) = [line for line in out.read_text().splitlines() if "dana" in line]
-    assert re.fullmatch(r"evt_\S+ player\.registered attempt=1 game=\S+ data=\{.*\}", line), line
+    assert re.fullmatch(
+        r"evt_\S+ player\.registered attempt=1 game=\S+ as=PlayerRegistered data=\{.*\}", line
+    ), line

@@ -393,20 +393,20 @@ def test_apply_area_lets_the_manifest_configure_an_area_it_does_not_name(tmp_pat
 
 
 async def test_the_typed_clients_reach_the_area_through_its_own_resource(qw: World) -> None:
-    from studio_quests.client import AsyncBackendClient, AsyncGameClient
+    from studio_quests.typed import AsyncSdkClient, AsyncServerClient
 
     from livecore_client.errors import ConflictError
 
     secret = await qw.register("ada")
     base = str(qw.client.make_url("")).rstrip("/")
-    async with AsyncGameClient(qw.keys["test-client"], base_url=base, player_secret=secret) as game:
+    async with AsyncSdkClient(qw.keys["test-client"], base_url=base, player_secret=secret) as game:
         done = await game.quests.check_in("ada")
         assert done.quest.streak == 1 and done.grant.source_kind == "quest_check_in"
         assert (await game.quests.get("ada")).quest == done.quest
         with pytest.raises(ConflictError) as refused:
             await game.quests.check_in("ada")
         assert refused.value.code == "quest_already_checked_in"
-    async with AsyncBackendClient(qw.keys["test-server"], base_url=base) as backend:
+    async with AsyncServerClient(qw.keys["test-server"], base_url=base) as backend:
         assert (await backend.quests.get("ada")).quest == done.quest
 
 

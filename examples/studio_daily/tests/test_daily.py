@@ -7,14 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from livecore.api.call import Call
 from livecore.exceptions import LivecoreAPIError
 from livecore.manifest import ManifestError
 from livecore.players.actor import acting
-from livecore.simulation import Simulation
 from livecore_server.manifest import parse_manifest
 from livecore_server.testing import served
-from studio_daily import AREA, CLAIM, ClaimResponse, claim
+from studio_daily import AREA, CLAIM, claim
+from studio_daily.typed import Simulation
 
 MANIFEST = """
 studio = "acme"
@@ -114,16 +113,15 @@ def test_apply_refuses_a_bonus_resource_the_game_does_not_declare() -> None:
 def test_embedded_a_claim_grants_the_bonus_and_a_banned_player_is_refused() -> None:
     sim = Simulation.from_manifest(MANIFEST, areas=[AREA])
     ada = sim.player("ada")
-    claim_today = Call(CLAIM, ClaimResponse, path={"externalId": ada})
-    granted = ada.send(claim_today).grant
+    granted = ada.daily.claim().grant  # typed: studio_daily.typed, generated from the area
     assert [(e.key, e.amount) for e in granted.entries] == [("gems", 5)]
     with pytest.raises(LivecoreAPIError) as again:
-        ada.send(claim_today)
+        ada.daily.claim()
     assert again.value.code == "daily_already_claimed"
     sim.server.players.ban("ada", reason="cheating")
     sim.advance(days=1)
     with pytest.raises(LivecoreAPIError) as refused:
-        ada.send(claim_today)
+        ada.daily.claim()
     assert refused.value.code == "player_banned"
 
 
