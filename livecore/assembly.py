@@ -1,5 +1,5 @@
 """The generator of the assembly's typed facades (docs/architecture.md, "The assembly"): the modules a type
-checker reads every area through, written from the registered areas (:data:`livecore.areas.BUILT_IN`)
+checker reads every area through, written from the registered areas (:func:`livecore.registry.installed`)
 rather than by hand.
 
 - :class:`livecore.transaction.Transaction`: every port, each area's ``Has...`` protocol found in its
@@ -30,7 +30,7 @@ from types import ModuleType
 
 import attrs
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area, ClientPart, Facade
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,7 +219,7 @@ def _name_order(name: str) -> tuple[int, str]:
     return (1, name) if name[:1].isupper() else (2, name)
 
 
-def client_module(client: Client, registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def client_module(client: Client, registered: Sequence[Area]) -> str:
     """The generated part of a client module: its imports, composed groups and its two clients."""
     sync_imports, sync_classes, sync_bound = _classes(client.key, registered, "", _in_client)
     async_imports, async_classes, async_bound = _classes(client.key, registered, "Async", _in_client)
@@ -252,7 +252,7 @@ def client_module(client: Client, registered: Sequence[Area] = areas.BUILT_IN) -
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def actions_module(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def actions_module(registered: Sequence[Area]) -> str:
     """``livecore/simulation/actions.py``: the groups of actions of a simulated player and of the
     studio's backend, as the clients name them."""
     player_imports, player_classes, player_bound = _classes("player", registered, "", _in_simulation)
@@ -306,7 +306,7 @@ def _holder(port: str, modules: Sequence[ModuleType], owner: str) -> tuple[str, 
     raise LookupError(f"area {owner}: no Has... protocol in its store module holds the port {port!r}")
 
 
-def transaction_module(registered: Sequence[Area] = areas.BUILT_IN) -> str:
+def transaction_module(registered: Sequence[Area]) -> str:
     """``livecore/transaction.py``: the protocol of every port, and of a store that opens it."""
     shared = [
         (port, *_holder(port, [importlib.import_module(f"livecore.store.{port}")], "the core"))
@@ -341,7 +341,7 @@ def transaction_module(registered: Sequence[Area] = areas.BUILT_IN) -> str:
     return "\n".join(out) + "\n"
 
 
-def generated(registered: Sequence[Area] = areas.BUILT_IN) -> dict[Path, str]:
+def generated(registered: Sequence[Area]) -> dict[Path, str]:
     """Each generated file's text as the areas make it."""
     found = {
         ROOT / "livecore" / "transaction.py": transaction_module(registered),
@@ -356,7 +356,8 @@ def generated(registered: Sequence[Area] = areas.BUILT_IN) -> dict[Path, str]:
 
 def stale() -> list[Path]:
     """The generated files that differ from what the areas make now."""
-    return [p for p, text in generated().items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+    made = generated(registry.installed())
+    return [p for p, text in made.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -380,7 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for path in found:
             print(f"{path.relative_to(ROOT)} is stale: run python -m livecore.assembly", file=sys.stderr)
         return 1 if found else 0
-    for path, text in generated().items():
+    for path, text in generated(registry.installed()).items():
         path.write_text(text, encoding="utf-8")
     return 0
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area, ClientPart
 from livecore.assembly import CLIENTS, parts_of
 
@@ -38,7 +38,7 @@ _PREAMBLE = ["# isort: skip_file", "from __future__ import annotations", ""]
 
 def studio_module(packages: Sequence[str], studio: Sequence[Area]) -> str:
     """The module of ``studio``'s typed facades (the areas of the packages ``packages``)."""
-    areas.registered(studio)  # refused as the server refuses them: two names, a missing base
+    registry.areas(studio)  # refused as the server refuses them: two names, a missing base
     modules: set[str] = set()
     froms: dict[str, set[str]] = {}
     classes: list[str] = []
@@ -79,8 +79,8 @@ def write(packages: Sequence[str], out: Path | None, *, check: bool) -> int:
     """``python -m livecore.assembly --area PACKAGE... [--out FILE] [--check]``: the module written (or, with
     ``check``, compared; 1 when it is stale), 2 when an area does not load or conflicts."""
     try:
-        fresh = studio_module(packages, [areas.studio_area(name) for name in packages])
-    except (areas.AreaNotFound, areas.AreaConflict) as exc:
+        fresh = studio_module(packages, [registry.studio_area(name) for name in packages])
+    except (registry.AreaNotFound, registry.AreaConflict) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if out is None:
@@ -103,12 +103,12 @@ def write(packages: Sequence[str], out: Path | None, *, check: bool) -> int:
 def _bound(key: str, studio: Sequence[Area]) -> dict[str, ClientPart]:
     """The studio's parts of one client, by attribute; an attribute a built-in area's part or another of
     the studio's areas binds is refused."""
-    taken = set(parts_of(key, areas.BUILT_IN))
+    taken = set(parts_of(key, registry.installed()))
     bound: dict[str, ClientPart] = {}
     for attribute, parts in parts_of(key, studio).items():
         if attribute in taken or len(parts) > 1:
             owners = ", ".join(area for area, _ in parts)
-            raise areas.AreaConflict(f"area {owners}: {key}.{attribute} is bound by another area")
+            raise registry.AreaConflict(f"area {owners}: {key}.{attribute} is bound by another area")
         bound[attribute] = parts[0][1]
     return bound
 
@@ -117,7 +117,7 @@ def _actions(kind: str, studio: Sequence[Area]) -> dict[str, tuple[str, str]]:
     """Each area's simulated actions of ``kind`` by its name, as ``(module, class)``: the class it declares,
     or the class its factory answers."""
     facade = "player" if kind == "player_actions" else "sim_server"
-    taken = set(parts_of(facade, areas.BUILT_IN))
+    taken = set(parts_of(facade, registry.installed()))
     found: dict[str, tuple[str, str]] = {}
     for area in studio:
         made: Callable[[Any], object] | None = getattr(area, kind)
@@ -125,9 +125,10 @@ def _actions(kind: str, studio: Sequence[Area]) -> dict[str, tuple[str, str]]:
             continue
         cls = made if isinstance(made, type) else inspect.signature(made, eval_str=True).return_annotation
         if not isinstance(cls, type):
-            raise areas.AreaConflict(f"area {area.name}: its {kind} is no class and answers none it names")
+            raise registry.AreaConflict(f"area {area.name}: its {kind} is no class and answers none it names")
         if area.name in taken:
-            raise areas.AreaConflict(f"area {area.name}: a built-in area's actions are {facade}.{area.name}")
+            built_in = f"a built-in area's actions are {facade}.{area.name}"
+            raise registry.AreaConflict(f"area {area.name}: {built_in}")
         found[area.name] = (cls.__module__, cls.__qualname__)
     return found
 
