@@ -250,7 +250,7 @@ def create_app(
         root_paths.append(root.router.add_get("/bench/baseline", _bench_baseline).resource)
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root_paths.append(root.router.add_get("/portal", _to_portal).resource)
-    root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
+    root.add_subapp("/portal", portal_app(bindings, config.oidc, config.public_url))
     # The operator routes as MCP tools, for a personal key (livecore_server/operators/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))
