@@ -28,6 +28,7 @@ from livecore.hot_routes import HOT
 from livecore.rand import RandomSource
 from livecore_server import areas as served_areas
 from livecore_server import metrics, plugins, statement_tally
+from livecore_server.area import admission_of
 from livecore_server.audit import audited
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
@@ -222,8 +223,9 @@ def create_app(
     core = areas.registered(a.area for a in studio)
     bindings = (*BINDINGS, *(audited(b) for a in studio for b in a.served), *extra)
     misses: dict[str, Handler] = {}
+    admission = admission_of((*served_areas.BUILT_IN, *studio))
     for surface in Surface:
-        guard = namespace(surface, root)
+        guard = namespace(surface, root, admission)
         own = sorted(
             (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in FIRST
         )

@@ -4,11 +4,13 @@ and its part of a season's report."""
 
 from __future__ import annotations
 
+from livecore.api.route import Auth
 from livecore.players.area import AREA
-from livecore_server.area import ServerArea
+from livecore_server.area import Admit, ServerArea
 from livecore_server.players import admin, schema, sdk
 from livecore_server.players.read_ahead import READ_AHEAD
 from livecore_server.players.report import REPORT
+from livecore_server.players.secrets import player_secret_shaped
 
 SERVER_AREA = ServerArea(
     AREA,
@@ -18,4 +20,9 @@ SERVER_AREA = ServerArea(
     sql_ports=schema.SQL_PORTS,
     read_ahead=READ_AHEAD,
     report=REPORT,
+    # A player's secret, on a player route and a key-or-player route that sends one.
+    admission={
+        Auth.PLAYER: Admit(shaped=player_secret_shaped),
+        Auth.KEY_OR_PLAYER: Admit(shaped=player_secret_shaped),
+    },
 )
