@@ -135,7 +135,7 @@ def studio_areas(packages: Sequence[str]) -> list[Area]:
     """The areas of the packages named, found as the server finds them (their ``AREA``)."""
     if not packages:
         return []
-    from livecore.areas import studio_area  # every built-in area: read only when a studio's is named
+    from livecore.registry import studio_area  # the core's commands: read only when a studio's is named
 
     return [studio_area(package) for package in packages]
 

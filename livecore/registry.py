@@ -48,9 +48,9 @@ def runtime(studio: Iterable[Area] = (), **given: Any) -> Runtime:
 
 
 class AreaConflict(ValueError):
-    """Two areas claim one name (an area, a route, a method and path, a webhook kind, an error code, a
-    port, a job, a record id in a path or a manifest section), or an area builds on one that is not
-    registered, is registered after it, or builds on it in turn."""
+    """Two areas claim one name (an area, a route, a method and path, an admin route's operator action, a
+    webhook kind, an error code, a port, a job, a record id in a path or a manifest section), or an area
+    builds on one that is not registered, is registered after it, or builds on it in turn."""
 
 
 #: The keys of a game's own table in the manifest, beside the areas' sections.
@@ -87,6 +87,8 @@ def checked(areas: Sequence[Area]) -> tuple[Area, ...]:
         for route in area.routes:
             claim("route", route.name, area)
             claim("path", f"{route.method} {route.surface.value}{route.path}", area)
+            if route.action is not None and route.action.is_write:
+                claim("operator action", route.action.value, area)
         for payload in area.webhooks:
             claim("webhook kind", payload.KIND, area)
         for sample in area.samples:

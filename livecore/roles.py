@@ -7,7 +7,7 @@ actions (:data:`livecore.operators.rules.ALLOWED`) and a studio's area's alike
 from __future__ import annotations
 
 import enum
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Role(enum.StrEnum):
@@ -30,11 +30,16 @@ class Member(Protocol):
     @property
     def key_id(self) -> str | None: ...
 
+    def actor(self) -> dict[str, Any]:
+        """Who acted, as its audit entry names it (docs/operators.md#the-audit-log)."""
+        ...
+
 
 class OperatorAction(Protocol):
     """An admin route's action as the shared core reads it (:attr:`livecore.api.route.Route.action`): its
-    name in the audit log and the documents, and whether it writes. The service's own actions and a
-    studio's area's are both (:mod:`livecore.operators.area_action`), which admit it by role."""
+    name in the audit log and the documents, and whether it writes. The operators' own actions and every
+    other area's (:class:`livecore.api.admin.AreaAction`) are both, admitted by role
+    (:mod:`livecore.operators.area_action`)."""
 
     @property
     def value(self) -> str: ...

@@ -2,10 +2,12 @@
 the client and the server read and write the very same classes (snake_case here, camelCase on the wire).
 """
 
+from livecore.api.admin import EnvQuery
 from livecore.api.convert import ABSENT, Absent
 from livecore.api.views import Counterparty, Direction, ErrorBody, ErrorEnvelope, IdentityView
 from livecore.crates.api import OpenCrateResponse
 from livecore.crates.rules import CrateEntry
+from livecore.economy.admin import EditItemAttributesRequest
 from livecore.economy.api import (
     AdjustItemRequest,
     AdjustWalletRequest,
@@ -57,6 +59,7 @@ from livecore.gifts.api import (
     ServerGiftsResponse,
 )
 from livecore.gifts.rules import GiftStatus
+from livecore.grants.admin import AdminGrantResponse, ManualGrantRequest, ReasonRequest
 from livecore.grants.api import (
     CreateGrantRequest,
     GrantListResponse,
@@ -116,6 +119,8 @@ from livecore.leaderboards.api import (
     SubmitScoreRequest,
 )
 from livecore.leaderboards.settings import Period
+from livecore.live_events.admin import AttemptResponse as AdminAttemptResponse
+from livecore.live_events.admin import ForceCompleteRequest, RetryRewardRollResponse
 from livecore.live_events.api import (
     AttemptResponse,
     AttemptView,
@@ -140,7 +145,6 @@ from livecore.live_events.rules import EventState
 from livecore.lobbies.api import LobbyForming, LobbyPushRequest, LobbyResponse, LobbyView, ParticipantView
 from livecore.lobbies.rules import LobbyStatus, PromotionReason
 from livecore.operators.api import (
-    AdminGrantResponse,
     ApiKeyResponse,
     ApiKeySecretResponse,
     ApiKeysResponse,
@@ -155,16 +159,12 @@ from livecore.operators.api import (
     DeliveriesQuery,
     DeliveriesResponse,
     DeliveryView,
-    EditItemAttributesRequest,
     EndpointResponse,
     EndpointsResponse,
     EndpointView,
-    EnvQuery,
-    ForceCompleteRequest,
     GameAuditQuery,
     GameView,
     LookupQuery,
-    ManualGrantRequest,
     MembersResponse,
     MemberView,
     MeResponse,
@@ -172,20 +172,14 @@ from livecore.operators.api import (
     PersonalKeySecretResponse,
     PersonalKeysResponse,
     PersonalKeyView,
-    PlayerCountryView,
     PlayerLookupResponse,
-    ReasonRequest,
     ReplayResponse,
-    RetryRewardRollResponse,
     RotateEndpointSecretRequest,
-    RotateSecretResponse,
     SendSampleRequest,
     SendSampleResponse,
-    SetCountryRequest,
-    SetCountryResponse,
 )
-from livecore.operators.api import AttemptResponse as AdminAttemptResponse
-from livecore.operators.rules import Action as OperatorAction
+from livecore.operators.audit_actions import OperatorAction
+from livecore.player_tools.admin import PlayerCountryView, SetCountryRequest, SetCountryResponse
 from livecore.player_tools.api import (
     BanPlayerResponse,
     BanRequest,
@@ -212,6 +206,7 @@ from livecore.player_tools.api import (
     ProfileQuery,
     ProfileSummary,
 )
+from livecore.players.admin import RotateSecretResponse
 from livecore.players.api import (
     IdentityResponse,
     RegisterQuery,

@@ -28,7 +28,7 @@ from livecore.hot_routes import HOT
 from livecore.rand import RandomSource
 from livecore_server import metrics, plugins, statement_tally
 from livecore_server import registry as server_registry
-from livecore_server.area import ServerArea
+from livecore_server.area import ServerArea, admission_of
 from livecore_server.audit import audited
 from livecore_server.config import Config
 from livecore_server.http.endpoint import PARSER_LINE_MAX, Binding, make_handler
@@ -234,8 +234,9 @@ def create_app(
     bindings = (*bindings_of(served), *extra)
     first = hot_routes(core)
     misses: dict[str, Handler] = {}
+    admission = admission_of(served)
     for surface in Surface:
-        guard = namespace(surface, root)
+        guard = namespace(surface, root, admission)
         own = sorted(
             (b for b in bindings if b.route.surface is surface), key=lambda b: b.route.name not in first
         )
@@ -262,7 +263,7 @@ def create_app(
         root_paths.append(root.router.add_get("/bench/baseline", _bench_baseline).resource)
     # Before the portal's sub-app, which would take the bare prefix itself and answer a plain 404.
     root_paths.append(root.router.add_get("/portal", _to_portal).resource)
-    root.add_subapp("/portal", portal_app(config.oidc, config.public_url))
+    root.add_subapp("/portal", portal_app(bindings, config.oidc, config.public_url))
     # The operator routes as MCP tools, for a personal key (livecore_server/operators/mcp_tools.py).
     mcp = mcp_tools.endpoint(bindings)
     root.router.add_route("*", "/mcp", mcp_tools.handler(mcp))

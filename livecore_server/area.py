@@ -10,11 +10,14 @@ what they declare (:func:`storage_of`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import attrs
+from aiohttp import web
 
 from livecore import contributions
+from livecore.api.route import Auth, Route
 from livecore.area import Area
 from livecore_server.http.endpoint import Binding, bind
 from livecore_server.simulate.section import ReportPart
@@ -22,6 +25,23 @@ from livecore_server.storage.area_storage import AreaMigration, AreaStorage, Sql
 from livecore_server.storage.read_ahead import ReadAhead
 from livecore_server.storage.schema import Schema
 from livecore_server.storage.sqlport import Dialects
+
+if TYPE_CHECKING:
+    from livecore_server.services import Services
+
+
+@attrs.frozen
+class Admit:
+    """How an area admits the callers of the routes that take a credential it owns, as every namespace's
+    guard asks it (:mod:`livecore_server.http.middlewares`), in the guard's order: ``admit``, the whole
+    admission of such a route (a member's: its credential, its rate limit, its CSRF token, its studio,
+    game and action), raising its refusal; ``sent``, whether a request refused 401 sent such a credential
+    (a failed authentication, counted against its address) rather than none; ``shaped``, whether a secret
+    sent could be one the area minted (else refused before anything is read: a player's)."""
+
+    admit: Callable[[web.Request, Route, Services, dict[str, str]], Awaitable[None]] | None = None
+    sent: Callable[[web.Request], bool] | None = None
+    shaped: Callable[[str | None], bool] | None = None
 
 
 @attrs.frozen
@@ -31,7 +51,9 @@ class ServerArea:
     what they write), or that binds it with more; ``schema``, its declared tables; ``migrations``, those
     that build them, recorded under the area's name (``<area>:<name>``); ``sql_ports``, its SQL ports by
     the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
-    ``read_ahead``, what it reads ahead of its commands' writes (their declared ``Reads.areas``)."""
+    ``read_ahead``, what it reads ahead of its commands' writes (their declared ``Reads.areas``);
+    ``admission``, how the callers of the routes that take a credential it owns are admitted, by the
+    route's :class:`~livecore.api.route.Auth` (:class:`Admit`)."""
 
     area: Area
     bindings: tuple[Binding, ...] = ()
@@ -41,6 +63,7 @@ class ServerArea:
     report: ReportPart | None = None
     schema: Schema = attrs.field(factory=Schema)
     read_ahead: ReadAhead | None = None
+    admission: Mapping[Auth, Admit] = attrs.field(factory=dict)
 
     @property
     def name(self) -> str:
@@ -52,6 +75,11 @@ class ServerArea:
         app audits a write of an area's own operator action (:func:`livecore_server.audit.audited`)."""
         own = {b.route for b in self.bindings}
         return (*self.bindings, *(bind(r, h) for r, h in self.area.handlers.items() if r not in own))
+
+
+def admission_of(served_areas: Iterable[ServerArea]) -> dict[Auth, Admit]:
+    """How the ``served_areas`` admit each kind of credential, for the namespaces' guards."""
+    return {auth: admit for area in served_areas for auth, admit in area.admission.items()}
 
 
 def storage_of(served_areas: Iterable[ServerArea]) -> AreaStorage:

@@ -13,6 +13,7 @@ from livecore.crates.hooks import CrateSpecs
 from livecore.crates.manifest import CRATES
 from livecore.crates.rules import CRATE_AMOUNT, CRATE_KIND
 from livecore.crates.season import SEASON
+from livecore.grants.admin import FORCE_CLAIM
 from livecore.grants.api import SDK_CLAIM_GRANT, SERVER_ACK_GRANT
 from livecore.grants.rules import grant_kind
 
@@ -25,10 +26,11 @@ def _limits() -> Mapping[str, Sequence[tuple[str, str]]]:
 
 AREA = Area(
     name="crates",
-    # A grant kind of its own, opened rather than claimed: a claim or an ack refuses it.
+    # A grant kind of its own, opened rather than claimed: a claim, an ack or an operator's force-claim
+    # refuses it.
     contributes=(
         *grant_kind(CRATE_KIND),
-        REFUSALS(Refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT), (CRATE_MUST_BE_OPENED,))),
+        REFUSALS(Refusals((SDK_CLAIM_GRANT, SERVER_ACK_GRANT, FORCE_CLAIM), (CRATE_MUST_BE_OPENED,))),
     ),
     manifest=(CRATES,),
     summary="Crates: crate grants opened by their player, drawn from the crate's weighted table.",

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from livecore import limits
 from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
-from livecore.economy import api, samples, webhooks
+from livecore.economy import admin, api, samples, webhooks
 from livecore.economy.errors import CODES
 from livecore.economy.handlers import HANDLERS
 from livecore.economy.manifest import RESOURCES
@@ -45,7 +45,7 @@ AREA = Area(
     summary="The economy: wallets and inventories, the ledger that moves them.",
     page="economy",
     builds_on=("players",),
-    routes=api.ROUTES,
+    routes=(*api.ROUTES, *admin.ROUTES),
     handlers=HANDLERS,
     merge=_merge,
     webhooks=webhooks.PAYLOADS,

@@ -1,17 +1,26 @@
 """The wallet and inventory routes' handlers: the player's (its wallet and inventory, spending a currency
 or using up an item, in platform-managed games) and the studio's (crediting and debiting a currency,
-granting and revoking items). docs/reference/economy.md."""
+granting and revoking items), and the operators' edit of a player's item attributes
+(:mod:`livecore.economy.admin`). docs/reference/economy.md."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from livecore.api.admin import AdminRequest, Audited, EnvQuery, player_target
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
-from livecore.economy import api
-from livecore.economy.commands import Change, PlayerEconomyTx, client_spend, server_adjust
+from livecore.economy import admin, api
+from livecore.economy.commands import (
+    Change,
+    PlayerEconomyTx,
+    client_spend,
+    edit_item_attributes,
+    server_adjust,
+)
 from livecore.economy.reads import HoldingReads
+from livecore.economy.rules import merged_parameters
 from livecore.economy.views import inventory_of, items_adjusted, wallet_adjusted, wallet_of
 from livecore.games import ResourceType
 from livecore.players.actor import player_of
@@ -140,6 +149,26 @@ def item_grant_reads(request: Request[api.AdjustItemRequest, None], tx: PlayerEc
     return _holding_reads(request, tx, "itemKey")
 
 
+def admin_edit_item_attributes(
+    request: AdminRequest[admin.EditItemAttributesRequest, EnvQuery], tx: PlayerEconomyTx
+) -> Audited[api.ItemAdjustResponse]:
+    player = get_player(tx, request.scope, request.external_id)
+    game = load_game(tx, request.scope)
+    key = request.params["itemKey"]
+    body = request.body
+    before = tx.ledger.holding(player.id, key)
+    done = edit_item_attributes(
+        tx, request.rt, request.scope, game, player, key, body.attributes, note=body.reason
+    )
+    return Audited(
+        items_adjusted(done),
+        player_target(player.external_id),
+        metadata={"itemKey": key, "entryId": done.entry.id, "reason": body.reason},
+        before={"attributes": merged_parameters(done.resource, before.parameters)},
+        after={"attributes": done.parameters()},
+    )
+
+
 HANDLERS: dict[Route, Handler] = {
     api.SDK_WALLET: get_wallet,
     api.SDK_WALLET_DEBIT: debit,
@@ -149,4 +178,5 @@ HANDLERS: dict[Route, Handler] = {
     api.SERVER_INVENTORY_REVOKE: revoke_items,
     api.SERVER_WALLET_CREDIT: credit_wallet,
     api.SERVER_WALLET_DEBIT: debit_wallet,
+    admin.EDIT_ITEM_ATTRIBUTES: admin_edit_item_attributes,
 }

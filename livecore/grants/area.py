@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
-from livecore.grants import api, samples, webhooks
+from livecore.grants import admin, api, samples, webhooks
 from livecore.grants import rules as grants
 from livecore.grants.commands import SWEEP_BATCH, expire_grants, next_grant_expiry
 from livecore.grants.errors import CODES, GRANT_NOT_FOUND
@@ -43,7 +43,7 @@ AREA = Area(
     summary="Reward grants: created by the studio or the service, claimed, acknowledged, expired.",
     page="grants",
     builds_on=("economy",),
-    routes=api.ROUTES,
+    routes=(*api.ROUTES, *admin.ROUTES),
     handlers=HANDLERS,
     record_ids={"grantId": GRANT_NOT_FOUND},
     merge=_move_records,

@@ -10,7 +10,7 @@ from livecore import events
 from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.limits import PAGE, duration
-from livecore.live_events import api, attempts, boards, samples, webhooks
+from livecore.live_events import admin, api, attempts, boards, samples, webhooks
 from livecore.live_events.commands.boards import merge_entries
 from livecore.live_events.commands.live_events import (
     LiveEventsTx,
@@ -134,7 +134,7 @@ AREA = Area(
     summary="Live events: windows, attempts, milestones, anti-cheat, event boards and their stream.",
     page="events",
     builds_on=("grants",),
-    routes=api.ROUTES,
+    routes=(*api.ROUTES, *admin.ROUTES),
     handlers=HANDLERS,
     record_ids={"attemptId": ATTEMPT_NOT_FOUND, "leaderboardId": LEADERBOARD_NOT_FOUND},
     merge=_merge,

@@ -1,15 +1,18 @@
 """The live-event routes' handlers: the events list, start and progress of attempts and a page of an
 event board (the player's and the client key's), and the test environment's end-now (the studio's).
-docs/events.md. A board's live stream is the server's (:mod:`livecore_server.live_events.sdk`)."""
+docs/events.md; and the operators' force-complete and retry of an attempt's reward roll
+(:mod:`livecore.live_events.admin`). A board's live stream is the server's
+(:mod:`livecore_server.live_events.sdk`)."""
 
 from __future__ import annotations
 
+from livecore.api.admin import AdminRequest, Audited, EnvQuery, member_of
 from livecore.api.request import Handler, Reply, Request
 from livecore.api.route import Route
 from livecore.commands.reads import Reads
 from livecore.grants.api import GrantView
 from livecore.limits import ID
-from livecore.live_events import api
+from livecore.live_events import admin, api
 from livecore.live_events.commands import boards
 from livecore.live_events.commands import live_events as commands
 from livecore.live_events.commands.live_events import LiveEventsTx
@@ -93,10 +96,51 @@ def end_now(request: Request[None, None], tx: LiveEventsTx) -> api.EndNowRespons
     return api.EndNowResponse(closed_windows=closed)
 
 
+# --- the operators' actions on attempts (livecore.live_events.admin) ----------------------------------------
+
+
+def force_complete(
+    request: AdminRequest[admin.ForceCompleteRequest, EnvQuery], tx: LiveEventsTx
+) -> Audited[admin.AttemptResponse]:
+    attempt_id = request.params["attemptId"]
+    before = tx.attempts.get(request.scope.game_id, attempt_id)
+    done = commands.force_complete(
+        tx,
+        request.rt,
+        request.scope,
+        attempt_id,
+        score=request.body.score,
+        actor_member_id=member_of(request).member_id,
+        reason=request.body.reason,
+    )
+    return Audited(
+        admin.AttemptResponse(attempt=api.AttemptView.of(done, request.rt.clock.now())),
+        f"attempt:{attempt_id}",
+        metadata={"reason": request.body.reason, "milestones": list(done.milestones)},
+        before={"status": before.status.value, "score": before.score} if before else None,
+        after={"status": done.status.value, "score": done.score},
+    )
+
+
+def retry_reward_roll(
+    request: AdminRequest[None, EnvQuery], tx: LiveEventsTx
+) -> Audited[admin.RetryRewardRollResponse]:
+    attempt_id = request.params["attemptId"]
+    grants = commands.retry_reward_roll(tx, request.rt, request.scope, attempt_id)
+    now = request.rt.clock.now()
+    return Audited(
+        admin.RetryRewardRollResponse(grants=[GrantView.of(g, now) for g in grants]),
+        f"attempt:{attempt_id}",
+        metadata={"grantCount": len(grants), "grantIds": [g.id for g in grants]},
+    )
+
+
 HANDLERS: dict[Route, Handler] = {
     api.SDK_EVENTS: list_events,
     api.SDK_START: start,
     api.SDK_PROGRESS: progress,
     api.SDK_BOARD: read_board,
     api.SERVER_END_NOW: end_now,
+    admin.FORCE_COMPLETE: force_complete,
+    admin.RETRY_REWARD_ROLL: retry_reward_roll,
 }

@@ -1,10 +1,13 @@
-"""The admin API (``/admin/v1``, docs/operators.md): what operators read and do, as members of a studio.
+"""The operators' own admin routes (``/admin/v1``, docs/operators.md): who is asking, the studio's members,
+the unified player look-up, the games' webhook endpoints and deliveries, API keys, personal keys and the
+audit log. The other areas declare theirs (a player's ban in ``livecore.player_tools.admin``, a manual
+grant in ``livecore.grants.admin``, ...: :mod:`livecore.api.admin`).
 
-Every route but the health probe takes a member credential (``Auth.MEMBER``) and names its operator action
-(``Route.action``); the portal and ``/mcp`` run these same routes. Studio and game path segments take a
-key (``demo``, ``space-race``) or an id (``std_...``, ``gam_...``). Routes that name a player, a grant or an
-attempt act in one environment: ``?env=test|live``; left out, the one the game has API keys in (live
-when it has both: :func:`livecore.operators.rules.default_environment`).
+Every route takes a member credential (``Auth.MEMBER``) and names its operator action (``Route.action``);
+the portal and ``/mcp`` run these same routes. Studio and game path segments take a key (``demo``,
+``space-race``) or an id (``std_...``, ``gam_...``). The look-up acts in one environment: ``?env=test|live``;
+left out, the one the game has API keys in (live when it has both:
+:func:`livecore.operators.rules.default_environment`).
 """
 
 from __future__ import annotations
@@ -14,61 +17,31 @@ from typing import Any
 
 import attrs
 
-from livecore.api.convert import DEFAULT_IN_WORDS
-from livecore.api.route import Auth, Idempotency, Route, Surface
-from livecore.crates.errors import CRATE_MUST_BE_OPENED
-from livecore.economy.api import CurrencyBalance, ItemAdjustResponse, ItemHolding
-from livecore.economy.errors import INSUFFICIENT_QUANTITY, RESOURCE_NOT_FOUND, SYSTEM_RESOURCE_LOCKED
-from livecore.errors import CONFLICT, INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED
+from livecore.api.admin import GAME_PATH, STUDIO_PATH, EnvQuery, admin_route
+from livecore.economy.api import CurrencyBalance, ItemHolding
+from livecore.errors import CONFLICT, NOT_FOUND
 from livecore.friends.api import FriendRow
-from livecore.grants.api import GrantView, RewardEntry
-from livecore.grants.errors import GRANT_NOT_FOUND
-from livecore.grants.rules import ENTRIES, GrantKind
-from livecore.limits import BOARD_NUMBER, FREE_FORM, FREE_TEXT, ID, PAGE, limited
-from livecore.live_events.api import AttemptView
-from livecore.live_events.errors import (
-    ATTEMPT_IN_PROGRESS,
-    ATTEMPT_NOT_FOUND,
-    ATTEMPT_NOT_IN_PROGRESS,
-    REWARDS_ALREADY_GRANTED,
-)
+from livecore.limits import FREE_TEXT, ID, PAGE, limited
 from livecore.operators.errors import (
     API_KEY_NOT_FOUND,
-    CSRF_INVALID,
     DASHBOARD_ONLY,
     DELIVERY_NOT_FOUND,
     PERSONAL_KEY_NOT_FOUND,
     WEBHOOK_ENDPOINT_NOT_FOUND,
 )
 from livecore.operators.rules import KEY_LIFETIME, Action
-from livecore.player_tools.api import BanPlayerResponse, BanRequest, BanState, PlayerProfileResponse
+from livecore.player_tools.admin import PlayerCountryView
+from livecore.player_tools.api import BanState, PlayerProfileResponse
 from livecore.players.errors import PLAYER_NOT_FOUND
-from livecore.players.identity import COUNTRY
-from livecore.players.rules import Player
 from livecore.roles import Role
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DEFAULT_OVERLAP, OVERLAP, DeliveryStatus, EndpointStatus
 
-STUDIO_PATH = "/studios/{studio}"
-GAME_PATH = f"{STUDIO_PATH}/games/{{game}}"
-#: Rows one read of a list answers at most.
-
 # --- queries ---------------------------------------------------------------------------------------------
 
 
-# ``env`` left out: the environment the game has API keys in, live when it has both or none
-# (livecore.operators.rules.default_environment).
-_ENV_DEFAULT = {DEFAULT_IN_WORDS: "the environment the game has API keys in; live when both"}
-
-
 @attrs.frozen
-class EnvQuery:
-    env: Environment | None = attrs.field(default=None, metadata=_ENV_DEFAULT)
-
-
-@attrs.frozen
-class LookupQuery:
-    env: Environment | None = attrs.field(default=None, metadata=_ENV_DEFAULT)
+class LookupQuery(EnvQuery):
     limit: int = attrs.field(default=20, metadata=limited(PAGE))
 
 
@@ -215,21 +188,6 @@ class MembersResponse:
 
 
 @attrs.frozen
-class PlayerCountryView:
-    """A player's country (docs/operators.md#country-override): ``country`` is the one the service shows
-    and plays the player in: ``countryOverride``, an operator's, when set, else ``resolvedCountry``, where
-    the player's requests resolve to (``playerContext.country``, else geo)."""
-
-    country: str | None
-    resolved_country: str | None
-    country_override: str | None
-
-    @classmethod
-    def of(cls, player: Player) -> PlayerCountryView:
-        return cls(player.country, player.resolved_country, player.country_override)
-
-
-@attrs.frozen
 class PlayerLookupResponse:
     """Everything an operator looks at about one player (docs/operators.md#player-look-up)."""
 
@@ -241,77 +199,6 @@ class PlayerLookupResponse:
     inventory: list[ItemHolding]
     audit: list[AuditEntryView]
     deliveries: list[DeliveryView]
-
-
-@attrs.frozen
-class SetCountryRequest:
-    """An ISO 3166-1 alpha-2 code to show the player with whatever its requests resolve to, or null to
-    clear the override (the resolved country shows again)."""
-
-    country: str | None = attrs.field(metadata=limited(COUNTRY))
-    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
-
-
-@attrs.frozen
-class SetCountryResponse:
-    """``applied``: whether the override changed."""
-
-    external_player_id: str
-    applied: bool
-    country: PlayerCountryView
-
-
-@attrs.frozen
-class EditItemAttributesRequest:
-    """Values of the item's attributes, key by key (the others keep theirs): each an attribute the catalog
-    declares for the item, of the type of its catalog default."""
-
-    attributes: dict[str, Any] = attrs.field(metadata=limited(FREE_FORM))
-    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
-
-
-@attrs.frozen
-class ManualGrantRequest:
-    external_player_id: str = attrs.field(metadata=limited(ID))
-    entries: list[RewardEntry] = attrs.field(metadata=limited(count=ENTRIES))
-    kind: GrantKind = GrantKind.REWARD
-    expires_at: datetime | None = None
-    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
-    metadata: dict[str, Any] | None = attrs.field(default=None, metadata=limited(FREE_FORM))
-
-
-@attrs.frozen
-class ReasonRequest:
-    reason: str | None = attrs.field(default=None, metadata=limited(FREE_TEXT))
-
-
-@attrs.frozen
-class AdminGrantResponse:
-    grant: GrantView
-
-
-@attrs.frozen
-class ForceCompleteRequest:
-    reason: str = attrs.field(metadata=limited(FREE_TEXT))
-    score: float | None = attrs.field(default=None, metadata=limited(BOARD_NUMBER))
-
-
-@attrs.frozen
-class AttemptResponse:
-    attempt: AttemptView
-
-
-@attrs.frozen
-class RetryRewardRollResponse:
-    grants: list[GrantView]
-
-
-@attrs.frozen
-class RotateSecretResponse:
-    """The player's new secret, shown once: hand it to the player's client."""
-
-    external_player_id: str
-    player_secret: str
 
 
 @attrs.frozen
@@ -431,32 +318,6 @@ class AuditResponse:
 
 # --- routes ----------------------------------------------------------------------------------------------
 
-_CREDENTIAL = (INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED)
-_WRITE = (*_CREDENTIAL, CSRF_INVALID)
-
-
-def admin_route(
-    name: str, method: str, path: str, summary: str, response: Any, action: Action, **kw: Any
-) -> Route:
-    """An operator route: a member credential allowed ``action``; writes take an optional
-    ``Idempotency-Key``."""
-    write = method != "GET"
-    errors = (*(_WRITE if write else _CREDENTIAL), *kw.pop("errors", ()))
-    return Route(
-        name=name,
-        surface=Surface.ADMIN,
-        method=method,
-        path=path,
-        summary=summary,
-        auth=Auth.MEMBER,
-        response=response,
-        action=action,
-        idempotency=Idempotency.OPTIONAL if write else Idempotency.NONE,
-        errors=errors,
-        **kw,
-    )
-
-
 ME = admin_route(
     "admin.me", "GET", "/me", "Who is asking: the member, its studio and games.", MeResponse, Action.READ
 )
@@ -472,116 +333,6 @@ PLAYER_LOOKUP = admin_route(
     Action.READ,
     query=LookupQuery,
     errors=(NOT_FOUND, PLAYER_NOT_FOUND),
-)
-PLAYER_BAN = admin_route(
-    "admin.players.ban",
-    "POST",
-    f"{GAME_PATH}/players/{{externalId}}/ban",
-    "Ban the player (player.banned on the transition, actor the member).",
-    BanPlayerResponse,
-    Action.BAN,
-    request=BanRequest,
-    query=EnvQuery,
-    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
-)
-PLAYER_UNBAN = admin_route(
-    "admin.players.unban",
-    "POST",
-    f"{GAME_PATH}/players/{{externalId}}/unban",
-    "Lift the player's ban (player.unbanned on a real unban).",
-    BanPlayerResponse,
-    Action.UNBAN,
-    query=EnvQuery,
-    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
-)
-SET_COUNTRY = admin_route(
-    "admin.players.set_country",
-    "PUT",
-    f"{GAME_PATH}/players/{{externalId}}/country",
-    "Set the country the player is shown and played in, over the resolved one, or clear it (null).",
-    SetCountryResponse,
-    Action.SET_COUNTRY,
-    request=SetCountryRequest,
-    query=EnvQuery,
-    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
-)
-EDIT_ITEM_ATTRIBUTES = admin_route(
-    "admin.players.edit_item_attributes",
-    "PATCH",
-    f"{GAME_PATH}/players/{{externalId}}/inventory/{{itemKey}}/attributes",
-    "Set the player's values of the item's declared attributes, key by key (inventory.changed, delta 0,"
-    " in a platform-managed game).",
-    ItemAdjustResponse,
-    Action.EDIT_ITEM_ATTRIBUTES,
-    request=EditItemAttributesRequest,
-    query=EnvQuery,
-    errors=(
-        NOT_FOUND,
-        PLAYER_NOT_FOUND,
-        RESOURCE_NOT_FOUND,
-        SYSTEM_RESOURCE_LOCKED,
-        INSUFFICIENT_QUANTITY,
-    ),
-)
-ROTATE_SECRET = admin_route(
-    "admin.players.rotate_secret",
-    "POST",
-    f"{GAME_PATH}/players/{{externalId}}/rotate-secret",
-    "Mint a new player secret (player.secret_rotated via admin_rotate); the old one stops working.",
-    RotateSecretResponse,
-    Action.ROTATE_SECRET,
-    query=EnvQuery,
-    errors=(NOT_FOUND, PLAYER_NOT_FOUND),
-)
-MANUAL_GRANT = admin_route(
-    "admin.grants.create",
-    "POST",
-    f"{GAME_PATH}/grants",
-    "Manual grant (grant.manual_create): a pending grant for the player, created on first contact.",
-    AdminGrantResponse,
-    Action.MANUAL_GRANT,
-    status=201,
-    request=ManualGrantRequest,
-    query=EnvQuery,
-    errors=(NOT_FOUND, RESOURCE_NOT_FOUND),
-)
-FORCE_CLAIM = admin_route(
-    "admin.grants.force_claim",
-    "POST",
-    f"{GAME_PATH}/grants/{{grantId}}/force-claim",
-    "Operator override for a stuck grant: claimed whatever its status, credited once.",
-    AdminGrantResponse,
-    Action.FORCE_CLAIM,
-    request=ReasonRequest,
-    request_optional=True,
-    query=EnvQuery,
-    errors=(NOT_FOUND, GRANT_NOT_FOUND, CRATE_MUST_BE_OPENED),
-)
-FORCE_COMPLETE = admin_route(
-    "admin.attempts.force_complete",
-    "POST",
-    f"{GAME_PATH}/attempts/{{attemptId}}/force-complete",
-    "Complete an attempt in progress, its score optionally replaced; the board follows, no rewards rolled.",
-    AttemptResponse,
-    Action.FORCE_COMPLETE,
-    request=ForceCompleteRequest,
-    query=EnvQuery,
-    errors=(NOT_FOUND, ATTEMPT_NOT_FOUND, ATTEMPT_NOT_IN_PROGRESS),
-)
-RETRY_REWARD_ROLL = admin_route(
-    "admin.attempts.retry_reward_roll",
-    "POST",
-    f"{GAME_PATH}/attempts/{{attemptId}}/retry-reward-roll",
-    "Grant a completed attempt's milestone and completion rewards; 409 when grants are already linked.",
-    RetryRewardRollResponse,
-    Action.RETRY_REWARD_ROLL,
-    query=EnvQuery,
-    errors=(
-        NOT_FOUND,
-        ATTEMPT_NOT_FOUND,
-        ATTEMPT_IN_PROGRESS,
-        REWARDS_ALREADY_GRANTED,
-    ),
 )
 WEBHOOKS = admin_route(
     "admin.webhooks.list",
@@ -749,15 +500,6 @@ ROUTES = (
     ME,
     MEMBERS,
     PLAYER_LOOKUP,
-    PLAYER_BAN,
-    PLAYER_UNBAN,
-    SET_COUNTRY,
-    EDIT_ITEM_ATTRIBUTES,
-    ROTATE_SECRET,
-    MANUAL_GRANT,
-    FORCE_CLAIM,
-    FORCE_COMPLETE,
-    RETRY_REWARD_ROLL,
     WEBHOOKS,
     WEBHOOK_CREATE,
     WEBHOOK_DELIVERIES,

@@ -1,13 +1,15 @@
 """The audit log (docs/operators.md#the-audit-log): every operator action writes an entry in the
-transaction of its effect (:func:`record`); ``GET /admin/v1/studios/{studio}/games/{game}/audit`` reads a
+transaction of its effect, built by :func:`entry`: the operators' own through :func:`record`, every other
+area's by the server from its handler's answer (``livecore_server.audit.audited``, through the audit
+trail every server transaction opens). ``GET /admin/v1/studios/{studio}/games/{game}/audit`` reads a
 game's entries and ``GET /admin/v1/studios/{studio}/audit`` the whole studio's."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-import attrs
-
+from livecore.api.admin import with_env
 from livecore.commands import Runtime
 from livecore.errors import NOT_FOUND, LivecoreError
 from livecore.ids import new_id
@@ -31,7 +33,8 @@ def record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
 ) -> AuditEntry:
-    """The audit entry of the operator action ``request`` is taking, written with its effect."""
+    """The audit entry of the operators' own action ``request`` is taking, written with its effect (every
+    other area's is written by the server from its handler's answer, ``livecore_server.audit.audited``)."""
     action = request.route.action
     assert action is not None, request.route.name
     scope = request.scope
@@ -43,17 +46,41 @@ def record(
         target,
         studio_id=scope.studio_id,
         game_id=scope.game_id or None,
-        # The environment where the route names one (a player, a grant, an attempt).
-        metadata={"env": scope.env.value, **(metadata or {})} if _takes_env(request) else metadata,
+        metadata=with_env(request.route, scope, metadata),
         before=before,
         after=after,
         ip=request.remote,
     )
 
 
-def _takes_env(request: AnyOperatorRequest) -> bool:
-    query = request.route.query
-    return query is not None and "env" in attrs.fields_dict(query)
+def entry(
+    rt: Runtime,
+    actor: Mapping[str, Any],
+    action: str,
+    target: str,
+    *,
+    studio_id: str,
+    game_id: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    before: Mapping[str, Any] | None = None,
+    after: Mapping[str, Any] | None = None,
+    ip: str | None = None,
+) -> AuditEntry:
+    """A new audit entry of ``actor``'s ``action``, now."""
+    now = rt.clock.now()
+    return AuditEntry(
+        id=new_id(AUDIT_ENTRY_ID_PREFIX, now, rt.rng),
+        studio_id=studio_id,
+        game_id=game_id,
+        at=now,
+        actor=dict(actor),
+        action=action,
+        target=target,
+        metadata=dict(metadata or {}),
+        before=None if before is None else dict(before),
+        after=None if after is None else dict(after),
+        ip=ip,
+    )
 
 
 def write(
@@ -70,29 +97,21 @@ def write(
     after: dict[str, Any] | None = None,
     ip: str | None = None,
 ) -> AuditEntry:
-    """An audit entry of ``actor``'s ``action`` (sign-in, sign-out and a player's registration write
-    theirs here directly)."""
-    now = rt.clock.now()
-    entry = AuditEntry(
-        id=new_id(AUDIT_ENTRY_ID_PREFIX, now, rt.rng),
+    """An audit entry of ``actor``'s ``action`` (sign-in and sign-out write theirs here directly)."""
+    written = entry(
+        rt,
+        actor,
+        action,
+        target,
         studio_id=studio_id,
         game_id=game_id,
-        at=now,
-        actor=actor,
-        action=action,
-        target=target,
-        metadata=metadata or {},
+        metadata=metadata,
         before=before,
         after=after,
         ip=ip,
     )
-    tx.audit.insert(entry)
-    return entry
-
-
-def player_target(external_id: str) -> str:
-    """How audit entries name a player."""
-    return f"player:{external_id}"
+    tx.audit.insert(written)
+    return written
 
 
 def view(entry: AuditEntry) -> api.AuditEntryView:

@@ -12,14 +12,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
+from livecore.api.admin import EnvQuery
 from livecore.api.call import Call
+from livecore.economy import admin as economy_admin
 from livecore.economy.api import ItemAdjustResponse
+from livecore.grants import admin as grants_admin
 from livecore.grants.api import RewardEntry
 from livecore.grants.rules import GrantKind
+from livecore.live_events import admin as events_admin
+from livecore.live_events.admin import AttemptResponse as AdminAttemptResponse
 from livecore.operators import api
-from livecore.operators.api import AttemptResponse as AdminAttemptResponse
-from livecore.operators.rules import Action as OperatorAction
+from livecore.operators.audit_actions import OperatorAction
+from livecore.player_tools import admin as tools_admin
 from livecore.player_tools.api import BanPlayerResponse, BanRequest
+from livecore.players import admin as players_admin
 from livecore.roles import Role as MemberRole
 from livecore.scope import Environment, Permission
 from livecore.webhooks.delivery import DeliveryStatus
@@ -102,10 +108,10 @@ class AdminPlayersCalls(AdminCalls):
     ) -> Call[BanPlayerResponse]:
         """Ban a player; ``applied`` is true only on the transition (which fires ``player.banned``)."""
         return Call(
-            api.PLAYER_BAN,
+            tools_admin.PLAYER_BAN,
             BanPlayerResponse,
             path=self._at(game, externalId=external_id),
-            query=api.EnvQuery(env=env_of(env)),
+            query=EnvQuery(env=env_of(env)),
             body=BanRequest(reason=reason),
             idempotency_key=idempotency_key,
         )
@@ -120,10 +126,10 @@ class AdminPlayersCalls(AdminCalls):
     ) -> Call[BanPlayerResponse]:
         """Lift a player's ban; ``applied=False`` when the player was not banned."""
         return Call(
-            api.PLAYER_UNBAN,
+            tools_admin.PLAYER_UNBAN,
             BanPlayerResponse,
             path=self._at(game, externalId=external_id),
-            query=api.EnvQuery(env=env_of(env)),
+            query=EnvQuery(env=env_of(env)),
             idempotency_key=idempotency_key,
         )
 
@@ -136,17 +142,17 @@ class AdminPlayersCalls(AdminCalls):
         reason: str | None = None,
         env: Environment | str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[api.SetCountryResponse]:
+    ) -> Call[tools_admin.SetCountryResponse]:
         """Show and play the player in ``country`` (an ISO 3166-1 alpha-2 code) whatever its requests
         resolve to, or with ``None`` clear the override (the resolved country shows again); ``applied``
         is false when the override was already so. Raises :class:`~livecore_client.errors.InvalidRequestError`
         for a code that is not a country's."""
         return Call(
-            api.SET_COUNTRY,
-            api.SetCountryResponse,
+            tools_admin.SET_COUNTRY,
+            tools_admin.SetCountryResponse,
             path=self._at(game, externalId=external_id),
-            query=api.EnvQuery(env=env_of(env)),
-            body=api.SetCountryRequest(country=country, reason=reason),
+            query=EnvQuery(env=env_of(env)),
+            body=tools_admin.SetCountryRequest(country=country, reason=reason),
             idempotency_key=idempotency_key,
         )
 
@@ -166,11 +172,11 @@ class AdminPlayersCalls(AdminCalls):
         :class:`~livecore_client.errors.InvalidRequestError` naming ``attributes.<key>``. Answers the item
         with its merged ``parameters`` (``delta`` 0)."""
         return Call(
-            api.EDIT_ITEM_ATTRIBUTES,
+            economy_admin.EDIT_ITEM_ATTRIBUTES,
             ItemAdjustResponse,
             path=self._at(game, externalId=external_id, itemKey=item_key),
-            query=api.EnvQuery(env=env_of(env)),
-            body=api.EditItemAttributesRequest(attributes=dict(attributes), reason=reason),
+            query=EnvQuery(env=env_of(env)),
+            body=economy_admin.EditItemAttributesRequest(attributes=dict(attributes), reason=reason),
             idempotency_key=idempotency_key,
         )
 
@@ -181,14 +187,14 @@ class AdminPlayersCalls(AdminCalls):
         *,
         env: Environment | str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[api.RotateSecretResponse]:
+    ) -> Call[players_admin.RotateSecretResponse]:
         """Mint a new player secret (shown once: hand it to the player's client); the old one stops
         working."""
         return Call(
-            api.ROTATE_SECRET,
-            api.RotateSecretResponse,
+            players_admin.ROTATE_SECRET,
+            players_admin.RotateSecretResponse,
             path=self._at(game, externalId=external_id),
-            query=api.EnvQuery(env=env_of(env)),
+            query=EnvQuery(env=env_of(env)),
             idempotency_key=idempotency_key,
         )
 
@@ -208,16 +214,16 @@ class AdminGrantsCalls(AdminCalls):
         metadata: Mapping[str, Any] | None = None,
         env: Environment | str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[api.AdminGrantResponse]:
+    ) -> Call[grants_admin.AdminGrantResponse]:
         """A manual grant: a pending grant of ``entries`` for the player (created on first contact),
         ``source_kind`` ``admin``. Raises :class:`~livecore_client.errors.ResourceNotFoundError` for an
         unknown currency, item or crate."""
         return Call(
-            api.MANUAL_GRANT,
-            api.AdminGrantResponse,
+            grants_admin.MANUAL_GRANT,
+            grants_admin.AdminGrantResponse,
             path=self._at(game),
-            query=api.EnvQuery(env=env_of(env)),
-            body=api.ManualGrantRequest(
+            query=EnvQuery(env=env_of(env)),
+            body=grants_admin.ManualGrantRequest(
                 external_player_id=external_id,
                 entries=list(entries),
                 kind=GrantKind(kind),
@@ -236,16 +242,16 @@ class AdminGrantsCalls(AdminCalls):
         reason: str | None = None,
         env: Environment | str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[api.AdminGrantResponse]:
+    ) -> Call[grants_admin.AdminGrantResponse]:
         """Claim a stuck grant whatever its status, credited once. Raises
         :class:`~livecore_client.errors.GrantNotFoundError` and
         :class:`~livecore_client.errors.CrateMustBeOpenedError`."""
         return Call(
-            api.FORCE_CLAIM,
-            api.AdminGrantResponse,
+            grants_admin.FORCE_CLAIM,
+            grants_admin.AdminGrantResponse,
             path=self._at(game, grantId=grant_id),
-            query=api.EnvQuery(env=env_of(env)),
-            body=None if reason is None else api.ReasonRequest(reason=reason),
+            query=EnvQuery(env=env_of(env)),
+            body=None if reason is None else grants_admin.ReasonRequest(reason=reason),
             idempotency_key=idempotency_key,
         )
 
@@ -267,11 +273,11 @@ class AdminLiveEventsCalls(AdminCalls):
         rolled. Raises :class:`~livecore_client.errors.AttemptNotFoundError` and
         :class:`~livecore_client.errors.AttemptNotInProgressError`."""
         return Call(
-            api.FORCE_COMPLETE,
+            events_admin.FORCE_COMPLETE,
             AdminAttemptResponse,
             path=self._at(game, attemptId=attempt_id),
-            query=api.EnvQuery(env=env_of(env)),
-            body=api.ForceCompleteRequest(reason=reason, score=score),
+            query=EnvQuery(env=env_of(env)),
+            body=events_admin.ForceCompleteRequest(reason=reason, score=score),
             idempotency_key=idempotency_key,
         )
 
@@ -282,15 +288,15 @@ class AdminLiveEventsCalls(AdminCalls):
         *,
         env: Environment | str | None = None,
         idempotency_key: str | None = None,
-    ) -> Call[api.RetryRewardRollResponse]:
+    ) -> Call[events_admin.RetryRewardRollResponse]:
         """Grant a completed attempt's milestone and completion rewards. Raises
         :class:`~livecore_client.errors.RewardsAlreadyGrantedError` when it has them already and
         :class:`~livecore_client.errors.AttemptInProgressError`."""
         return Call(
-            api.RETRY_REWARD_ROLL,
-            api.RetryRewardRollResponse,
+            events_admin.RETRY_REWARD_ROLL,
+            events_admin.RetryRewardRollResponse,
             path=self._at(game, attemptId=attempt_id),
-            query=api.EnvQuery(env=env_of(env)),
+            query=EnvQuery(env=env_of(env)),
             idempotency_key=idempotency_key,
         )
 

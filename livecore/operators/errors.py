@@ -3,13 +3,13 @@ exception a refusal of each raises, in the core and in the typed clients (:mod:`
 
 from __future__ import annotations
 
+from livecore.api.admin import CSRF_INVALID
 from livecore.errors import Code
 from livecore.exceptions import NotFoundError, PermissionDeniedError
 
 DASHBOARD_ONLY = Code(
     "dashboard_only", 403, "A personal key asked for a dashboard-only action: sign in to the portal."
 )
-CSRF_INVALID = Code("csrf_invalid", 403, "A portal session's write without its CSRF token (`X-CSRF-Token`).")
 API_KEY_NOT_FOUND = Code("api_key_not_found", 404, "No API key of that id in the game.")
 PERSONAL_KEY_NOT_FOUND = Code("personal_key_not_found", 404, "No personal key of that id the member may see.")
 WEBHOOK_ENDPOINT_NOT_FOUND = Code(
@@ -18,7 +18,9 @@ WEBHOOK_ENDPOINT_NOT_FOUND = Code(
 DELIVERY_NOT_FOUND = Code("delivery_not_found", 404, "No webhook delivery of that id in the game.")
 
 
-#: The codes the area adds to the table, in the reference's order (:attr:`livecore.area.Area.errors`).
+#: The codes the area adds to the table, in the reference's order (:attr:`livecore.area.Area.errors`):
+#: ``csrf_invalid`` among them, which every area's admin write may answer (:mod:`livecore.api.admin`), as
+#: the operators admit a member.
 CODES = (
     DASHBOARD_ONLY,
     CSRF_INVALID,

@@ -1,26 +1,18 @@
-"""The operator routes' handlers, by route (docs/operators.md). Creating a webhook endpoint and rotating
-its signing secret are the server's (``livecore_server.operators.webhooks``): the secret is sealed under the
-server's keys, and the URL checked against the deployment's address policy."""
+"""The operators' own routes' handlers, by route (docs/operators.md); every other area's admin route is
+that area's. Creating a webhook endpoint and rotating its signing secret are the server's
+(``livecore_server.operators.webhooks``): the secret is sealed under the server's keys, and the URL
+checked against the deployment's address policy."""
 
 from __future__ import annotations
 
 from livecore.api.request import Handler
 from livecore.api.route import Route
-from livecore.operators import api, audit, grants, keys, members, players, webhooks
+from livecore.operators import api, audit, keys, members, players, webhooks
 
 HANDLERS: dict[Route, Handler] = {
     api.ME: members.me,
     api.MEMBERS: members.members,
     api.PLAYER_LOOKUP: players.lookup,
-    api.PLAYER_BAN: players.ban,
-    api.PLAYER_UNBAN: players.unban,
-    api.SET_COUNTRY: players.set_country,
-    api.EDIT_ITEM_ATTRIBUTES: players.edit_item_attributes,
-    api.ROTATE_SECRET: players.rotate,
-    api.MANUAL_GRANT: grants.manual_grant,
-    api.FORCE_CLAIM: grants.force_claim,
-    api.FORCE_COMPLETE: grants.complete,
-    api.RETRY_REWARD_ROLL: grants.retry_roll,
     api.WEBHOOKS: webhooks.endpoints,
     api.WEBHOOK_DELIVERIES: webhooks.deliveries,
     api.WEBHOOK_UNPAUSE: webhooks.unpause_route,

@@ -17,6 +17,7 @@ from livecore.errors import CONFLICT, LivecoreError
 from livecore.ids import Prefix, new_id, new_secret
 from livecore.limits import ID
 from livecore.operators import api
+from livecore.operators.area_action import actions_of, roles_of
 from livecore.operators.audit import record
 from livecore.operators.errors import API_KEY_NOT_FOUND, PERSONAL_KEY_NOT_FOUND
 from livecore.operators.request import OperatorRequest, operator_of
@@ -225,7 +226,8 @@ def create_personal_key(
     operator, body, rt = operator_of(request), request.body, request.rt
     member = tx.members.get(operator.member_id)
     assert member is not None  # its session was read with the member
-    check_key_role(member.role, body.role)
+    served = actions_of(route for area in request.services.areas for route in area.routes)
+    check_key_role(member.role, body.role, (roles_of(action) for action in served.values()))
     now = rt.clock.now()
     secret = new_secret(rt.rng, prefix=PERSONAL_KEY_PREFIX)
     key = NewPersonalKey(

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from livecore import limits
 from livecore.area import Area, ClientPart
-from livecore.player_tools import api, migration
+from livecore.player_tools import admin, api, migration
 from livecore.player_tools.errors import CODES
 from livecore.player_tools.handlers import HANDLERS
 from livecore.player_tools.memory import PlayerToolTables
@@ -31,7 +31,7 @@ AREA = Area(
     summary="Player tools for studio backends: profile, moderation, merge, erasure, export, migration.",
     page="player-tools",
     builds_on=("grants", "purchases", "lobbies"),
-    routes=api.ROUTES,
+    routes=(*api.ROUTES, *admin.ROUTES),
     handlers=HANDLERS,
     errors=CODES,
     limits=_limits,

@@ -1,20 +1,24 @@
 """The player tools' handlers (docs/reference/player-tools.md): the studio's profile, ban and unban, debug
-flag and export of a player. The merge's and the erasure's are the server's
+flag and export of a player, and the operators' ban, unban and country override of one
+(:mod:`livecore.player_tools.admin`). The merge's and the erasure's are the server's
 (``livecore_server.player_tools.server``), as are the migration's
 (``livecore_server.player_tools.migrate``)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
+from livecore.api.admin import AdminRequest, Audited, EnvQuery, player_target
 from livecore.api.request import AnyRequest, Handler, Request
 from livecore.api.route import Route
 from livecore.games import ResourceType
 from livecore.grants.api import GrantView
+from livecore.limits import FREE_TEXT
 from livecore.live_events.api import AttemptView
 from livecore.lobbies.views import lobby_views
 from livecore.platforms import platform_registered
-from livecore.player_tools import api
+from livecore.player_tools import admin, api
+from livecore.player_tools.api import BanRequest
 from livecore.player_tools.commands import moderation
 from livecore.player_tools.commands.moderation import ModerationTx
 from livecore.player_tools.views import ProfileTx, player_profile
@@ -127,6 +131,58 @@ def export(request: Request[None, None], tx: ToolsTx) -> api.ExportPlayerRespons
     )
 
 
+# --- the operators' actions on one player (livecore.player_tools.admin) ------------------------------------
+
+
+def admin_ban(
+    request: AdminRequest[BanRequest, EnvQuery], tx: ModerationTx
+) -> Audited[api.BanPlayerResponse]:
+    player = get_player(tx, request.scope, request.external_id)
+    done = moderation.ban_player(tx, request.rt, request.scope, player, request.body.reason)
+    return Audited(
+        api.BanPlayerResponse.of(done),
+        player_target(player.external_id),
+        metadata={"applied": done.applied, "reason": request.body.reason},
+        before={"banned": player.banned},
+        after={"banned": done.player.banned},
+    )
+
+
+def admin_unban(request: AdminRequest[None, EnvQuery], tx: ModerationTx) -> Audited[api.BanPlayerResponse]:
+    player = get_player(tx, request.scope, request.external_id)
+    done = moderation.unban_player(tx, request.rt, request.scope, player)
+    return Audited(
+        api.BanPlayerResponse.of(done),
+        player_target(player.external_id),
+        metadata={"applied": done.applied},
+        before={"banned": player.banned},
+        after={"banned": done.player.banned},
+    )
+
+
+def admin_set_country(
+    request: AdminRequest[admin.SetCountryRequest, EnvQuery], tx: ModerationTx
+) -> Audited[admin.SetCountryResponse]:
+    player = get_player(tx, request.scope, request.external_id)
+    FREE_TEXT.check_optional(request.body.reason, "reason")
+    done = moderation.set_country_override(tx, player, request.body.country)
+    return Audited(
+        admin.SetCountryResponse(
+            external_player_id=player.external_id,
+            applied=done.applied,
+            country=admin.PlayerCountryView.of(done.player),
+        ),
+        player_target(player.external_id),
+        metadata={"applied": done.applied, "reason": request.body.reason},
+        before=_country_state(player),
+        after=_country_state(done.player),
+    )
+
+
+def _country_state(player: Player) -> dict[str, Any]:
+    return {"country": player.country, "countryOverride": player.country_override}
+
+
 HANDLERS: dict[Route, Handler] = {
     api.PLAYER_PROFILE: profile,
     api.PLAYER_BAN: ban,
@@ -134,4 +190,7 @@ HANDLERS: dict[Route, Handler] = {
     api.PLAYER_DEBUG_SET: set_debug,
     api.PLAYER_DEBUG_CLEAR: clear_debug,
     api.PLAYER_EXPORT: export,
+    admin.PLAYER_BAN: admin_ban,
+    admin.PLAYER_UNBAN: admin_unban,
+    admin.SET_COUNTRY: admin_set_country,
 }

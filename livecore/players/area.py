@@ -11,7 +11,7 @@ from livecore.api.route import Auth
 from livecore.area import Area, ClientPart
 from livecore.commands import Runtime
 from livecore.limits import duration
-from livecore.players import api, identity, samples, webhooks
+from livecore.players import admin, api, identity, samples, webhooks
 from livecore.players import rules as players
 from livecore.players.actor import admit
 from livecore.players.commands import authenticate, sweep_streaks
@@ -47,7 +47,7 @@ AREA = Area(
     name="players",
     summary="Players and identity: register, secrets, display identity, sessions, streaks, bans, builds.",
     page="players-and-identity",
-    routes=api.ROUTES,
+    routes=(*api.ROUTES, *admin.ROUTES),
     handlers=HANDLERS,
     jobs=(Job("login_streak_sweep", _streaks, every=timedelta(hours=1)),),
     webhooks=webhooks.PAYLOADS,

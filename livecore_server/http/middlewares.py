@@ -19,7 +19,7 @@ import asyncio
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime, time
 from email.utils import format_datetime
 
@@ -42,6 +42,7 @@ from livecore.errors import (
     LivecoreError,
 )
 from livecore.ratelimit import BucketName, Decision
+from livecore_server.area import Admit
 from livecore_server.http.endpoint import (
     API_KEY,
     RESPONSE_HEADERS,
@@ -51,9 +52,6 @@ from livecore_server.http.endpoint import (
     unreadable_headers,
 )
 from livecore_server.http.envelope import error_response
-from livecore_server.operators.access import admit as admit_operator
-from livecore_server.operators.access import sent_operator_credential
-from livecore_server.players.secrets import player_secret_shaped
 from livecore_server.services import SERVICES, Services
 from livecore_server.storage.records import ApiKey
 
@@ -192,11 +190,14 @@ class RequestIds:
 REQUEST_IDS = web.AppKey("request_ids", RequestIds)
 
 
-def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None, Handler], Handler]:
+def namespace(
+    surface: Surface, app: web.Application, admission: Mapping[Auth, Admit]
+) -> Callable[[Route | None, Handler], Handler]:
     """What every answer of one namespace passes through: ``guard(route, handler)`` is ``handler`` behind
     the namespace's request id, key, rate limit, headers and error envelope. ``route`` is what ``handler``
     answers, None for a path of the namespace no route takes (``handler`` then raises aiohttp's 404 or
-    405); ``app`` is the root app, whose services it uses.
+    405); ``app`` is the root app, whose services it uses; ``admission``, how the areas served admit the
+    credentials they own (:attr:`livecore_server.area.ServerArea.admission`: a member's, a player's).
 
     The root app routes every namespace path itself and each handler is guarded once, as the app is
     built: a sub-app per namespace and a middleware cost every request (docs/deployment.md, "Measured")."""
@@ -240,13 +241,15 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             if unreadable is not None:
                 await take(request, None, bucket, now_ms, headers)
                 raise unreadable
+            member = admission[Auth.MEMBER]
+            assert member.admit is not None and member.sent is not None
             try:
-                await admit_operator(request, route, services, headers)
+                await member.admit(request, route, services, headers)
             except LivecoreError as exc:
                 if exc.code is INVALID_API_KEY:
                     # Counted against the caller's address, like an unknown API key.
                     await take(request, None, bucket, now_ms, headers)
-                    if sent_operator_credential(request):
+                    if member.sent(request):
                         await throttle.count(request, now_ms, headers)
                 raise
             return await handle_in_time(request, handler, services.config.body_timeout)
@@ -273,7 +276,9 @@ def namespace(surface: Surface, app: web.Application) -> Callable[[Route | None,
             raise _wrong_secrets(refused, headers)
         # What a wrong secret is answered with, as the area that authenticates the player declares it.
         wrong_secret = credential_refusals(route.auth, services.runtime.contributions)
-        if not player_secret_shaped(request.headers.get("X-Player-Secret")):
+        shaped = admission[route.auth].shaped
+        assert shaped is not None
+        if not shaped(request.headers.get("X-Player-Secret")):
             # Refused before the key's bucket or the database is asked, and counted like any wrong secret.
             counted = await brake.wrong(player, now_ms)
             headers.update(counted.headers())

@@ -26,12 +26,12 @@ from typing import Any, cast
 
 from aiohttp import web
 
+from livecore.api.admin import CSRF_INVALID
 from livecore.api.route import Route
 from livecore.clock import to_millis
 from livecore.errors import INVALID_API_KEY, NOT_FOUND, PERMISSION_DENIED, RATE_LIMITED, LivecoreError
 from livecore.operators.area_action import AnyAction, action_of, authorize_action
 from livecore.operators.audit import game_ref
-from livecore.operators.errors import CSRF_INVALID
 from livecore.operators.members import csrf_message
 from livecore.operators.rules import (
     CSRF_HEADER,

@@ -1,5 +1,5 @@
-"""The route registry: every route an area's ``api`` module declares is in that area's declaration, and
-``routes.ALL`` is the areas' routes, each once."""
+"""The route registry: every route an area's ``api`` module (and its ``admin`` module, its admin routes)
+declares is in that area's declaration, and ``routes.ALL`` is the areas' routes, each once."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from tests import installed as routes
 
 def test_every_route_an_area_declares_is_in_its_area() -> None:
     for area in registry.installed():
-        module = importlib.import_module(f"livecore.{area.name}.api")
-        declared = {value for value in vars(module).values() if isinstance(value, Route)}
+        modules = [importlib.import_module(f"livecore.{area.name}.api")]
+        modules += [m for m in [registry.importable(f"livecore.{area.name}.admin")] if m is not None]
+        declared = {
+            value for module in modules for value in vars(module).values() if isinstance(value, Route)
+        }
         assert declared == set(area.routes), area.name
 
 

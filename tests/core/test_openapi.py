@@ -22,7 +22,8 @@ from livecore.gifts.errors import GIFT_EXPIRED
 from livecore.limits import ANY_TEXT, ID, INT64_MAX, INT64_MIN
 from livecore.live_events.api import SDK_BOARD_STREAM, SDK_EVENTS
 from livecore.live_events.errors import LOBBY_FORMING
-from livecore.operators.api import ME, PERSONAL_KEY_REVOKE, PLAYER_BAN
+from livecore.operators.api import ME, PERSONAL_KEY_REVOKE
+from livecore.player_tools.admin import PLAYER_BAN
 from livecore.players.api import REGISTER, SDK_SET_IDENTITY, SERVER_SET_IDENTITY
 from livecore.players.errors import PLAYER_BANNED
 from livecore.system.api import CLOCK_ADVANCE, HEALTH, PING

@@ -1,6 +1,7 @@
-"""The operators' rules without a server (livecore/operators/rules.py; docs/operators.md): what each role may
-do, the order of authorize()'s refusals, personal keys (dashboard-only actions, read-only keys, a key's role,
-its lifetime, who revokes it) and the audit entry's actor."""
+"""The operators' rules without a server (livecore/operators/rules.py, area_action.py; docs/operators.md):
+what each role may do, the operators' own actions and every built-in area's admin routes' alike, the
+order of authorize()'s refusals, personal keys (dashboard-only actions, read-only keys, a key's role, its
+lifetime, who revokes it) and the audit entry's actor."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from livecore.api import routes
 from livecore.errors import INVALID_REQUEST, PERMISSION_DENIED, LivecoreError
+from livecore.operators.area_action import AnyAction, actions_of, authorize_action, roles_of
 from livecore.operators.errors import DASHBOARD_ONLY as DASHBOARD_ONLY_CODE
 from livecore.operators.rules import (
     ALLOWED,
@@ -23,7 +26,6 @@ from livecore.operators.rules import (
     authorize,
     check_key_role,
     key_expiry,
-    may,
     may_revoke_key,
     sees_every_key,
 )
@@ -35,22 +37,47 @@ NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 R = Role
 GAME_ROLES = (R.GAME_ADMIN, R.GAME_DEVELOPER, R.GAME_DEBUGGER, R.VIEWER)
-WRITES = [a for a in Action if a is not Action.READ]
+#: Every built-in action: the operators' own, and those of each area's admin routes, by name.
+EVERY: dict[str, AnyAction] = {**actions_of(routes.ALL), **{a.value: a for a in Action}}
+
+
+class A:
+    """The built-in areas' admin actions, by the names the operators' own once had."""
+
+    MANUAL_GRANT = EVERY["grant.manual_create"]
+    FORCE_CLAIM = EVERY["grant.manual_force_claim"]
+    FORCE_COMPLETE = EVERY["attempt.force_complete"]
+    RETRY_REWARD_ROLL = EVERY["grant.retry_reward_roll"]
+    ROTATE_SECRET = EVERY["player.secret_rotate"]
+    BAN = EVERY["player.ban"]
+    UNBAN = EVERY["player.unban"]
+    SET_COUNTRY = EVERY["player.country_override"]
+    EDIT_ITEM_ATTRIBUTES = EVERY["player.item_attributes_edit"]
+
+
+WRITES = [a for a in EVERY.values() if a.is_write]
+BUILT_IN_ROLES = [roles_of(a) for a in EVERY.values()]
+
+
+def may(operator: Operator, action: AnyAction) -> bool:
+    allowed = roles_of(action)
+    return operator.role in allowed and (operator.key_role is None or operator.key_role in allowed)
+
 
 # The table of docs/operators.md#roles-and-actions: the game roles besides OWNER and ADMIN that may take each
 # action.
-GAME_ROLES_ALLOWED: dict[Action, set[Role]] = {
+GAME_ROLES_ALLOWED: dict[AnyAction, set[Role]] = {
     Action.READ: {R.GAME_ADMIN, R.GAME_DEVELOPER, R.GAME_DEBUGGER, R.VIEWER},
-    Action.FORCE_COMPLETE: {R.GAME_ADMIN, R.GAME_DEBUGGER},
-    Action.RETRY_REWARD_ROLL: {R.GAME_ADMIN, R.GAME_DEBUGGER},
-    Action.MANUAL_GRANT: {R.GAME_ADMIN},
-    Action.FORCE_CLAIM: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.FORCE_COMPLETE: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.RETRY_REWARD_ROLL: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.MANUAL_GRANT: {R.GAME_ADMIN},
+    A.FORCE_CLAIM: {R.GAME_ADMIN, R.GAME_DEBUGGER},
     Action.WEBHOOK_SEND_SAMPLE: {R.GAME_ADMIN, R.GAME_DEVELOPER},
-    Action.ROTATE_SECRET: {R.GAME_ADMIN, R.GAME_DEVELOPER},
-    Action.BAN: {R.GAME_ADMIN, R.GAME_DEBUGGER},
-    Action.UNBAN: {R.GAME_ADMIN, R.GAME_DEBUGGER},
-    Action.SET_COUNTRY: {R.GAME_ADMIN, R.GAME_DEBUGGER},
-    Action.EDIT_ITEM_ATTRIBUTES: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.ROTATE_SECRET: {R.GAME_ADMIN, R.GAME_DEVELOPER},
+    A.BAN: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.UNBAN: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.SET_COUNTRY: {R.GAME_ADMIN, R.GAME_DEBUGGER},
+    A.EDIT_ITEM_ATTRIBUTES: {R.GAME_ADMIN, R.GAME_DEBUGGER},
     Action.WEBHOOK_CREATE: {R.GAME_ADMIN, R.GAME_DEVELOPER},
     Action.WEBHOOK_ROTATE_SECRET: {R.GAME_ADMIN, R.GAME_DEVELOPER},
     Action.WEBHOOK_REPLAY: {R.GAME_ADMIN, R.GAME_DEVELOPER},
@@ -89,9 +116,13 @@ def key(
     )
 
 
-def refusal(operator: Operator, action: Action, **kw: Any) -> LivecoreError:
+def refusal(operator: Operator, action: AnyAction, **kw: Any) -> LivecoreError:
     with pytest.raises(LivecoreError) as caught:
-        authorize(operator, STUDIO, action, **kw)
+        if kw:
+            assert isinstance(action, Action)
+            authorize(operator, STUDIO, action, **kw)
+        else:
+            authorize_action(operator, STUDIO, action)
     return caught.value
 
 
@@ -99,18 +130,19 @@ def refusal(operator: Operator, action: Action, **kw: Any) -> LivecoreError:
 
 
 def test_the_table_names_every_action() -> None:
-    assert set(ALLOWED) == set(Action) == set(GAME_ROLES_ALLOWED)
+    assert set(ALLOWED) == set(Action)
+    assert set(EVERY.values()) == set(GAME_ROLES_ALLOWED)
 
 
-@pytest.mark.parametrize("action", list(Action), ids=str)
-def test_each_action_is_allowed_to_owners_admins_and_the_game_roles_spec_4_4_names(action: Action) -> None:
-    assert ALLOWED[action] == {R.OWNER, R.ADMIN} | GAME_ROLES_ALLOWED[action]
+@pytest.mark.parametrize("action", list(EVERY.values()), ids=lambda a: a.value)
+def test_each_action_is_allowed_to_owners_admins_and_the_game_roles_spec_4_4_names(action: AnyAction) -> None:
+    assert roles_of(action) == {R.OWNER, R.ADMIN} | GAME_ROLES_ALLOWED[action]
 
 
 @pytest.mark.parametrize("role", [R.OWNER, R.ADMIN])
 def test_owners_and_admins_may_take_every_action(role: Role) -> None:
-    for action in Action:
-        authorize(session(role), STUDIO, action)
+    for action in EVERY.values():
+        authorize_action(session(role), STUDIO, action)
 
 
 def test_a_viewer_reads_only() -> None:
@@ -137,10 +169,10 @@ def test_only_read_is_not_a_write() -> None:
 @pytest.mark.parametrize(
     ("action", "roles"),
     [
-        (Action.FORCE_COMPLETE, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
-        (Action.RETRY_REWARD_ROLL, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
-        (Action.MANUAL_GRANT, {R.GAME_ADMIN}),
-        (Action.FORCE_CLAIM, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
+        (A.FORCE_COMPLETE, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
+        (A.RETRY_REWARD_ROLL, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
+        (A.MANUAL_GRANT, {R.GAME_ADMIN}),
+        (A.FORCE_CLAIM, {R.GAME_ADMIN, R.GAME_DEBUGGER}),
         (Action.WEBHOOK_SEND_SAMPLE, {R.GAME_ADMIN, R.GAME_DEVELOPER}),
     ],
     ids=lambda v: str(v) if isinstance(v, Action) else "",
@@ -150,7 +182,7 @@ def test_spec_4_4_actions_are_refused_to_the_game_roles_it_does_not_name(
 ) -> None:
     for role in GAME_ROLES:
         if role in roles:
-            authorize(session(role), STUDIO, action)
+            authorize_action(session(role), STUDIO, action)
         else:
             error = refusal(session(role), action)
             assert error.code is PERMISSION_DENIED
@@ -159,10 +191,10 @@ def test_spec_4_4_actions_are_refused_to_the_game_roles_it_does_not_name(
 
 
 def test_spec_4_4_audit_action_names() -> None:
-    assert Action.FORCE_COMPLETE.value == "attempt.force_complete"
-    assert Action.RETRY_REWARD_ROLL.value == "grant.retry_reward_roll"
-    assert Action.MANUAL_GRANT.value == "grant.manual_create"
-    assert Action.FORCE_CLAIM.value == "grant.manual_force_claim"
+    assert A.FORCE_COMPLETE.value == "attempt.force_complete"
+    assert A.RETRY_REWARD_ROLL.value == "grant.retry_reward_roll"
+    assert A.MANUAL_GRANT.value == "grant.manual_create"
+    assert A.FORCE_CLAIM.value == "grant.manual_force_claim"
     assert Action.WEBHOOK_SEND_SAMPLE.value == "webhook.send_sample"
 
 
@@ -181,14 +213,14 @@ def test_refusal_2_a_personal_key_on_a_dashboard_only_action_alone_is_dashboard_
 
 
 def test_refusal_3_a_read_only_key_on_a_write_alone_is_permission_denied() -> None:
-    error = refusal(key(R.OWNER, read_only=True), Action.MANUAL_GRANT)
+    error = refusal(key(R.OWNER, read_only=True), A.MANUAL_GRANT)
     assert error.code is PERMISSION_DENIED
     assert "read-only" in error.message
     assert error.details is None
 
 
 def test_refusal_4_the_role_alone_is_permission_denied_naming_the_action() -> None:
-    error = refusal(session(R.VIEWER), Action.MANUAL_GRANT)
+    error = refusal(session(R.VIEWER), A.MANUAL_GRANT)
     assert error.code is PERMISSION_DENIED
     assert error.details == {"action": "grant.manual_create"}
 
@@ -197,7 +229,7 @@ def test_the_same_operators_pass_without_the_failing_step() -> None:
     authorize(session(R.OWNER), STUDIO, Action.READ)
     authorize(session(R.OWNER), STUDIO, Action.API_KEY_CREATE)
     authorize(key(R.OWNER, read_only=True), STUDIO, Action.READ)
-    authorize(session(R.GAME_ADMIN), STUDIO, Action.MANUAL_GRANT)
+    authorize_action(session(R.GAME_ADMIN), STUDIO, A.MANUAL_GRANT)
 
 
 def test_another_studio_wins_over_dashboard_only() -> None:
@@ -207,7 +239,7 @@ def test_another_studio_wins_over_dashboard_only() -> None:
 
 
 def test_another_studio_wins_over_the_role() -> None:
-    error = refusal(session(R.VIEWER, studio=OTHER_STUDIO), Action.MANUAL_GRANT)
+    error = refusal(session(R.VIEWER, studio=OTHER_STUDIO), A.MANUAL_GRANT)
     assert error.code is PERMISSION_DENIED
     assert "another studio" in error.message and error.details is None
 
@@ -224,7 +256,7 @@ def test_dashboard_only_wins_over_the_role() -> None:
 
 
 def test_read_only_wins_over_the_role() -> None:
-    error = refusal(key(R.VIEWER, read_only=True), Action.MANUAL_GRANT)
+    error = refusal(key(R.VIEWER, read_only=True), A.MANUAL_GRANT)
     assert error.code is PERMISSION_DENIED
     assert "read-only" in error.message and error.details is None
 
@@ -257,7 +289,7 @@ def test_a_live_webhook_endpoint_is_dashboard_only_a_test_one_is_not() -> None:
     authorize(session(R.GAME_ADMIN), STUDIO, Action.WEBHOOK_CREATE, live_webhook=True)
 
 
-@pytest.mark.parametrize("action", [a for a in WRITES if a not in DASHBOARD_ONLY], ids=str)
+@pytest.mark.parametrize("action", [a for a in WRITES if a not in DASHBOARD_ONLY], ids=lambda a: a.value)
 def test_a_read_only_key_is_refused_every_write(action: Action) -> None:
     error = refusal(key(R.OWNER, read_only=True), action)
     assert error.code is PERMISSION_DENIED
@@ -270,11 +302,11 @@ def test_a_read_only_key_reads() -> None:
 def test_a_key_may_do_what_both_its_role_and_its_members_allow() -> None:
     # A game admin's key carrying the developer role: the developer's actions, not the admin's others.
     dev_key = key(R.GAME_ADMIN, key_role=R.GAME_DEVELOPER)
-    for action in Action:
-        expected = R.GAME_DEVELOPER in ALLOWED[action] and R.GAME_ADMIN in ALLOWED[action]
+    for action in EVERY.values():
+        expected = R.GAME_DEVELOPER in roles_of(action) and R.GAME_ADMIN in roles_of(action)
         assert may(dev_key, action) is expected, action
     authorize(dev_key, STUDIO, Action.WEBHOOK_SEND_SAMPLE)
-    error = refusal(dev_key, Action.MANUAL_GRANT)
+    error = refusal(dev_key, A.MANUAL_GRANT)
     assert error.code is PERMISSION_DENIED
     assert "GAME_DEVELOPER" in error.message  # the key's role is the one that refused
 
@@ -282,21 +314,23 @@ def test_a_key_may_do_what_both_its_role_and_its_members_allow() -> None:
 def test_a_keys_role_never_lifts_its_member_above_the_members_current_role() -> None:
     # The member was demoted to viewer after making a game admin's key: reads only.
     demoted = key(R.VIEWER, key_role=R.GAME_ADMIN)
-    assert [a for a in Action if may(demoted, a)] == [a for a in Action if R.VIEWER in ALLOWED[a]]
-    assert refusal(demoted, Action.MANUAL_GRANT).code is PERMISSION_DENIED
+    assert [a for a in EVERY.values() if may(demoted, a)] == [
+        a for a in EVERY.values() if R.VIEWER in roles_of(a)
+    ]
+    assert refusal(demoted, A.MANUAL_GRANT).code is PERMISSION_DENIED
 
 
 def test_a_key_without_a_role_acts_with_its_members_role() -> None:
     for role in Role:
-        for action in Action:
-            assert may(key(role), action) is (role in ALLOWED[action])
+        for action in EVERY.values():
+            assert may(key(role), action) is (role in roles_of(action))
 
 
 @pytest.mark.parametrize("member_role", list(Role), ids=str)
 def test_check_key_role_accepts_no_role_and_the_members_own_role(member_role: Role) -> None:
-    check_key_role(member_role, None)
-    check_key_role(member_role, member_role)
-    check_key_role(member_role, R.VIEWER)
+    check_key_role(member_role, None, BUILT_IN_ROLES)
+    check_key_role(member_role, member_role, BUILT_IN_ROLES)
+    check_key_role(member_role, R.VIEWER, BUILT_IN_ROLES)
 
 
 @pytest.mark.parametrize(
@@ -311,7 +345,7 @@ def test_check_key_role_accepts_no_role_and_the_members_own_role(member_role: Ro
     ids=str,
 )
 def test_check_key_role_accepts_a_lower_role(member_role: Role, key_role: Role) -> None:
-    check_key_role(member_role, key_role)
+    check_key_role(member_role, key_role, BUILT_IN_ROLES)
 
 
 @pytest.mark.parametrize(
@@ -332,7 +366,7 @@ def test_check_key_role_accepts_a_lower_role(member_role: Role, key_role: Role) 
 )
 def test_check_key_role_refuses_a_role_above_the_members(member_role: Role, key_role: Role) -> None:
     with pytest.raises(LivecoreError) as caught:
-        check_key_role(member_role, key_role)
+        check_key_role(member_role, key_role, BUILT_IN_ROLES)
     assert caught.value.code is INVALID_REQUEST
     assert caught.value.status == 400
     assert "role" in caught.value.details["fields"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from mypy import api as mypy_api
 
-from livecore import areas
+from livecore import registry
 from livecore.area import Area, ClientPart
 from livecore.assembly import main
 from livecore.studio_facades import studio_module
@@ -98,7 +98,7 @@ def test_an_attribute_a_built_in_area_binds_is_refused() -> None:
         page="wallets",
         client=(ClientPart("sdk", "wallet", "studio_wallets.client", "Wallet"),),
     )
-    with pytest.raises(areas.AreaConflict, match=r"sdk\.wallet"):
+    with pytest.raises(registry.AreaConflict, match=r"sdk\.wallet"):
         studio_module(["studio_wallets"], [taken])
 
 

@@ -3,10 +3,10 @@
 
 An area adds to the records of the areas it builds on in its declaration: the gifts a field of the friend
 row (``giftCooldownUntil``), the crates a kind of grant and an entry type (``crate``), the gifts and guilds
-ledger reasons. A server loads every area with the core's registry (``livecore.areas``); a client, or a
-script of the core, loads only the modules it names.
+ledger reasons. A server loads every area with the core's registry (``livecore.registry.installed()``); a
+client, or a script of the core, loads only the modules it names.
 Each check runs in a fresh interpreter from this checkout, once with only the client (or its models, or
-its webhooks) imported and once with ``livecore.areas`` imported first, and compares what the two read.
+its webhooks) imported and once with every installed area loaded first, and compares what the two read.
 What each process runs after its imports is in tests/packaging/fresh_support.py.
 """
 

@@ -1,6 +1,7 @@
 """Every handler declares the body and query its route parses: ``Request[Body, Query]`` (a core handler's,
 livecore.api.request), ``OperatorRequest[Body, Query]`` (an operator route's core handler's,
-livecore.operators.request) or ``Call[Body, Query]`` (a server handler's) on the handler (and
+livecore.operators.request), ``AdminRequest[Body, Query]`` (another area's admin route's, livecore.api.admin)
+or ``Call[Body, Query]`` (a server handler's) on the handler (and
 on its read-ahead declaration) names the route's request model (``| None`` when the body is optional) and
 its query model, or ``None`` where the route takes none. mypy checks the handler bodies against these
 declarations; this checks the declarations against the routes."""
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from livecore.api.admin import AdminRequest
 from livecore.api.request import Request
 from livecore.api.route import Route
 from livecore.operators.request import OperatorRequest
@@ -32,7 +34,7 @@ def expected(route: Route) -> tuple[Any, Any]:
 def declared(fn: Callable[..., Any]) -> tuple[Any, Any]:
     first = next(iter(inspect.signature(fn).parameters))
     hint = typing.get_type_hints(fn)[first]
-    assert typing.get_origin(hint) in (Call, Request, OperatorRequest), (
+    assert typing.get_origin(hint) in (Call, Request, OperatorRequest, AdminRequest), (
         f"{fn.__qualname__} takes {hint}, not Request[Body, Query]"
     )
     body, query = typing.get_args(hint)

@@ -7,13 +7,13 @@ from typing import Any
 
 import attrs
 
+from livecore.api.admin import AreaAction, game_admin_route
 from livecore.api.request import Request
 from livecore.area import Area
 from livecore.commands import emit
 from livecore.errors import Code, LivecoreError
 from livecore.games import SettingsKey
 from livecore.hooks import hookimpl
-from livecore.operators.area_action import AreaAction, game_admin_route
 from livecore.players.commands import load_game
 from livecore.roles import Role
 from livecore.scope import Scope

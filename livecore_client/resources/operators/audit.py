@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 from livecore.operators.api import AuditEntryView
+from livecore.operators.audit_actions import OperatorAction
 from livecore.operators.calls import AdminAuditCalls
-from livecore.operators.rules import Action as OperatorAction
 
 from ..._client import AsyncResource, SyncResource, async_method, sync_method
 from .surface import AdminSurface, AsyncAdminSurface

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -23,17 +23,18 @@ from aiohttp import web
 from aiohttp.typedefs import Middleware
 from multidict import MultiDictProxy
 
+from livecore.api.admin import CSRF_INVALID
 from livecore.clock import format_ts, to_millis
 from livecore.errors import METHOD_NOT_ALLOWED, NOT_FOUND, RATE_LIMITED, LivecoreError
-from livecore.operators.errors import CSRF_INVALID, WEBHOOK_ENDPOINT_NOT_FOUND
+from livecore.operators.area_action import AnyAction, actions_of, permits
+from livecore.operators.errors import WEBHOOK_ENDPOINT_NOT_FOUND
 from livecore.operators.members import csrf_token
-from livecore.operators.rules import KEY_DAYS_OFFERED, SESSION_COOKIE, Action, Operator, may
+from livecore.operators.rules import KEY_DAYS_OFFERED, SESSION_COOKIE, Operator
 from livecore.players.errors import PLAYER_NOT_FOUND
 from livecore_server.config import OidcSettings
 from livecore_server.http.endpoint import Binding
 from livecore_server.http.middlewares import REQUEST_IDS
 from livecore_server.operators.access import credential_of, env_of, game_environment, run_route
-from livecore_server.operators.area import SERVER_AREA
 from livecore_server.operators.oidc import OidcClient, OidcError, OidcPending
 from livecore_server.operators.portal.origin import UNSAFE_METHODS, same_origin
 from livecore_server.operators.sessions import redeem_link, sign_out, start_for_email
@@ -41,8 +42,10 @@ from livecore_server.services import SERVICES, Services
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-# The operator routes, as the admin API serves them.
-BINDINGS: dict[str, Binding] = {b.route.name: b for b in SERVER_AREA.served}
+# The admin routes of every area served, by name, as the admin API serves them (:func:`portal_app`).
+BINDINGS = web.AppKey("admin_bindings", dict[str, Binding])
+# Their actions, by name, for the forms a member is offered.
+ACTIONS = web.AppKey("admin_actions", dict[str, AnyAction])
 OIDC = web.AppKey("oidc", OidcClient)
 _OIDC_COOKIE = "livecore_oidc"
 _SECURITY_HEADERS = {
@@ -103,7 +106,7 @@ class Page:
 
     def may(self, action: str) -> bool:
         """Whether to offer the form of ``action`` (the server refuses it anyway when not)."""
-        return may(self.operator, Action(action))
+        return permits(self.operator, self.request.config_dict[ACTIONS][action])
 
     def context(self, **more: Any) -> dict[str, Any]:
         return {"page": self, "me": self.me, "csrf": self.csrf, **more}
@@ -119,7 +122,7 @@ class Page:
         studio = {"studio": self.operator.studio_id}
         return await run_route(
             _services(self.request),
-            BINDINGS[name],
+            self.request.config_dict[BINDINGS][name],
             self.operator,
             {**studio, **(params or {})},
             body=body,
@@ -139,7 +142,9 @@ def signed_in(handler: Callable[[Page], Awaitable[web.StreamResponse]]) -> Handl
             to_sign_in = web.HTTPSeeOther("/portal/")
             to_sign_in.del_cookie(SESSION_COOKIE, path="/")  # one that signs no one in is counted once
             raise to_sign_in
-        me = await run_route(services, BINDINGS["admin.me"], operator, {}, remote=_address(request))
+        me = await run_route(
+            services, request.config_dict[BINDINGS]["admin.me"], operator, {}, remote=_address(request)
+        )
         current = Page(request, operator, me)
         if request.method == "POST":
             form = await request.post()
@@ -766,10 +771,15 @@ def _guard(public_url: str | None) -> Middleware:
     return check
 
 
-def portal_app(oidc: OidcSettings | None = None, public_url: str | None = None) -> web.Application:
-    """The portal's sub-application, mounted at ``/portal``; ``oidc``: sign-in through that provider too;
+def portal_app(
+    bindings: Iterable[Binding], oidc: OidcSettings | None = None, public_url: str | None = None
+) -> web.Application:
+    """The portal's sub-application, mounted at ``/portal``, running the admin routes of ``bindings``
+    (every area's served, as the admin API serves them); ``oidc``: sign-in through that provider too;
     ``public_url``: where members reach the server (its origin is the portal's own, portal/origin.py)."""
     app = web.Application(middlewares=[_guard(public_url)])
+    app[BINDINGS] = {b.route.name: b for b in bindings if b.route.action is not None}
+    app[ACTIONS] = actions_of(b.route for b in app[BINDINGS].values())
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("livecore_server.operators.portal", "templates"),

@@ -3,11 +3,14 @@ read newest first by keyset (docs/operators.md#the-audit-log)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
 from livecore.clock import from_millis, to_millis
+from livecore.commands import Runtime
+from livecore.operators import audit
 from livecore.operators.rules import AuditEntry
 from livecore.operators.store import AuditFilter
 from livecore_server.storage.columns import Columns
@@ -57,7 +60,39 @@ _ENTRY_COLUMNS = Columns(_entry)
 
 
 class SqlAudit(SqlPort):
+    """The audit log, and the audit trail every server transaction opens
+    (:class:`livecore.api.admin.AuditTrail`)."""
+
     __slots__ = ()
+
+    def write(
+        self,
+        rt: Runtime,
+        actor: Mapping[str, Any],
+        action: str,
+        target: str,
+        *,
+        studio_id: str,
+        game_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        after: Mapping[str, Any] | None = None,
+        ip: str | None = None,
+    ) -> None:
+        self.insert(
+            audit.entry(
+                rt,
+                actor,
+                action,
+                target,
+                studio_id=studio_id,
+                game_id=game_id,
+                metadata=metadata,
+                before=before,
+                after=after,
+                ip=ip,
+            )
+        )
 
     def insert(self, entry: AuditEntry) -> None:
         # Nobody reads its answer: on PostgreSQL it travels with the next statement that waits.
