@@ -24,7 +24,7 @@ from typing import Any
 
 from livecore import registry
 from livecore.area import Area, ClientPart
-from livecore.assembly import CLIENTS, parts_of
+from livecore.facades import CLIENTS, parts_of
 
 _DOC = """\"\"\"The typed facades of the areas {names}: the clients with their resources and a simulation with
 their actions, as a type checker reads a built-in area's (docs/extending.md#typed-facades).

@@ -271,23 +271,24 @@ def create_app(
     # Last, so every route above matches first.
     root_miss = _miss([path for path in root_paths if path is not None])
     root.router.add_route("*", "/{tail:.*}", _unrouted(misses, root_miss))
-    root.cleanup_ctx.append(_lifetime(config, clock, rng, core, server_registry.storage(studio)))
+    root.cleanup_ctx.append(_lifetime(config, clock, rng, served, server_registry.storage(studio)))
     root.on_shutdown.append(_end_streams)
     return root
 
 
 async def _end_streams(app: web.Application) -> None:
-    """The server is closing: every board stream ends now (aiohttp then waits for open requests, which
-    a stream would never end on its own)."""
+    """The server is closing: the areas' services end what they run now, board streams among them
+    (aiohttp then waits for open requests, which a stream would never end on its own)."""
     if SERVICES in app:
-        await app[SERVICES].streams.aclose()
+        for service in app[SERVICES].area_services:
+            await service.aclose()
 
 
 def _lifetime(
     config: Config,
     clock: Clock,
     rng: RandomSource | None,
-    served: tuple[Area, ...],
+    served: tuple[ServerArea, ...],
     storage: AreaStorage,
 ) -> Callable[[web.Application], AsyncIterator[None]]:
     """The app's cleanup context: the services, the webhook dispatcher and the background tasks start
@@ -296,7 +297,7 @@ def _lifetime(
     async def ctx(app: web.Application) -> AsyncIterator[None]:
         # What starts and stops the services writes synchronously: on a thread, so that the loop goes on
         # (another app's paused transactions on this loop may hold what those writes wait for).
-        services = await asyncio.to_thread(build_services, config, clock, rng, served, storage=storage)
+        services = await asyncio.to_thread(build_services, config, clock, rng, served=served, storage=storage)
         stop_tally = statement_tally.start(services.store, config.statement_tally)
         mark = ServingMark(services.store, services.keys)
         try:
@@ -307,26 +308,30 @@ def _lifetime(
             await dispatcher.start()
             try:
                 app[DISPATCHER] = dispatcher
-                players = services.players
+                area_services = list(services.area_services)
+
+                def written(player_id: str) -> None:
+                    for service in area_services:
+                        service.player_written(player_id)
 
                 def watching(on: bool) -> None:
-                    players.watch(on)
-                    services.streams.watching(on)
+                    for service in area_services:
+                        service.watching(on)
                     dispatcher.told(on)
 
                 await catch_up(services.store, services.runtime, registry.jobs(services.areas))
                 tasks = [
                     asyncio.create_task(_housekeeping(services, mark, config.flush_seconds)),
-                    asyncio.create_task(services.store.watch(players.forget, watching)),
-                    asyncio.create_task(services.streams.run_pings(config.stream_ping_seconds)),
-                    asyncio.create_task(services.streams.run_bot_ticks()),
+                    asyncio.create_task(services.store.watch(written, watching)),
+                    *(asyncio.create_task(work) for s in area_services for work in s.background(config)),
                 ]
                 if not services.manual_clock:
                     tasks.append(asyncio.create_task(services.scheduler.run_forever()))
                 try:
                     yield
                 finally:
-                    await services.streams.aclose()
+                    for service in area_services:
+                        await service.aclose()
                     with contextlib.suppress(Exception):  # else its rows count until their lease ends
                         await services.stream_slots.close()
                     for task in tasks:

@@ -19,6 +19,7 @@ from aiohttp import web
 from livecore import contributions
 from livecore.api.route import Auth, Route
 from livecore.area import Area
+from livecore_server.area_service import ServiceFactory
 from livecore_server.http.endpoint import Binding, bind
 from livecore_server.simulate.section import ReportPart
 from livecore_server.storage.area_storage import AreaMigration, AreaStorage, SqlPort, served
@@ -53,7 +54,8 @@ class ServerArea:
     the attribute a transaction reaches each by (``tx.<name>``, also ``tx.ports.<name>``);
     ``read_ahead``, what it reads ahead of its commands' writes (their declared ``Reads.areas``);
     ``admission``, how the callers of the routes that take a credential it owns are admitted, by the
-    route's :class:`~livecore.api.route.Auth` (:class:`Admit`)."""
+    route's :class:`~livecore.api.route.Auth` (:class:`Admit`); ``services``, what it runs in the
+    server's process beside its routes, by name (:mod:`livecore_server.area_service`)."""
 
     area: Area
     bindings: tuple[Binding, ...] = ()
@@ -64,6 +66,7 @@ class ServerArea:
     schema: Schema = attrs.field(factory=Schema)
     read_ahead: ReadAhead | None = None
     admission: Mapping[Auth, Admit] = attrs.field(factory=dict)
+    services: Mapping[str, ServiceFactory] = attrs.field(factory=dict)
 
     @property
     def name(self) -> str:

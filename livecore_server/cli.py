@@ -254,11 +254,11 @@ def _opening() -> Iterator[None]:
 
 def _services(config: Config, clock: Clock | None = None) -> Services:
     from livecore_server.clock import SystemClock
-    from livecore_server.registry import storage
+    from livecore_server.registry import installed, storage
     from livecore_server.services import build_services
 
     with _opening():
-        return build_services(config, clock or SystemClock(), storage=storage())
+        return build_services(config, clock or SystemClock(), served=installed(), storage=storage())
 
 
 def server_event_loop() -> asyncio.AbstractEventLoop:

@@ -22,7 +22,7 @@ from livecore.rand import RandomSource
 from livecore_server.app import create_app
 from livecore_server.clock import SystemClock
 from livecore_server.config import Config
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import SERVICES, Services, build_services
 
 
@@ -98,7 +98,7 @@ def demo_server() -> Iterator[Demo]:
 
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/demo.db"
-        applying = build_services(Config(db=db), SystemClock(), storage=storage())
+        applying = build_services(Config(db=db), SystemClock(), served=installed(), storage=storage())
         try:
             applied, _ = apply_demo(applying)
             owner_key = issue_personal_key(applying, DEMO_MEMBER).secret

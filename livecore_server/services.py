@@ -24,13 +24,11 @@ from livecore.contributions import Contributions
 from livecore.idempotency import TTL
 from livecore.rand import RandomSource, SystemRandomSource
 from livecore.webhooks.delivery import RETENTION, SECRET_SWEEP
+from livecore_server.area_service import AreaService, AreaServices, S, ServiceKey, Serving
 from livecore_server.config import Config, sqlite_path
 from livecore_server.crypto import ServerKeys, check_server_key, load_server_key
 from livecore_server.keys import KeyCache, UsageRecorder
-from livecore_server.live_events.streams import BoardHubs
 from livecore_server.lockouts import AuthThrottle
-from livecore_server.players.cache import PlayerCache
-from livecore_server.players.presence import PresenceBoard
 from livecore_server.ratelimit import RateLimiter, SecretBrake, SharedRateLimiter
 from livecore_server.scheduler import Scheduler, schedule_jobs
 from livecore_server.storage.area_storage import AreaStorage
@@ -53,9 +51,8 @@ class Services:
     auth_throttle: AuthThrottle
     key_cache: KeyCache
     usage: UsageRecorder
-    presence: PresenceBoard
-    players: PlayerCache
-    streams: BoardHubs
+    # What the areas served run beside their routes (livecore_server.area_service), read services.of(KEY).
+    area_services: AreaServices
     stream_slots: StreamSlots
     # The areas served: the installed ones and the studio's own (livecore.registry.areas).
     areas: tuple[Area, ...]
@@ -64,6 +61,10 @@ class Services:
     # Held while the buffers are written: a flush that finds them empty because another one took them
     # waits until that one has committed, so "flushed" means written.
     _flushing: asyncio.Lock = attrs.field(factory=asyncio.Lock, init=False)
+
+    def of(self, key: ServiceKey[S]) -> S:
+        """The area service ``key`` names (``services.of(PRESENCE)``)."""
+        return self.area_services.of(key)
 
     @property
     def manual_clock(self) -> bool:
@@ -75,7 +76,8 @@ class Services:
         returns, every request answered before it was called is in the database."""
         async with self._flushing:
             await self.usage.flush_async(self.store)
-            await self.presence.flush_async(self.store)
+            for service in self.area_services:
+                await service.flush_async(self.store)
 
     def close(self) -> None:
         if self.store.closed:
@@ -83,7 +85,8 @@ class Services:
         # What is left to flush is lost with the database file, if it was lost (already logged).
         with contextlib.suppress(DatabaseFileLost):
             self.usage.flush(self.store)
-            self.presence.flush(self.store)
+            for service in self.area_services:
+                service.flush(self.store)
         self.store.close()
 
 
@@ -91,14 +94,14 @@ def build_services(
     config: Config,
     clock: Clock,
     rng: RandomSource | None = None,
-    served: tuple[Area, ...] | None = None,
     *,
+    served: tuple[Serving, ...],
     storage: AreaStorage,
 ) -> Services:
-    """The services of a server of the ``served`` areas (the installed ones and a studio's own; None: the
-    installed ones), whose tables, migrations and SQL ports ``storage`` holds
-    (``livecore_server.registry.storage()``)."""
-    served = registry.installed() if served is None else served
+    """The services of a server of the ``served`` areas (the installed ones and a studio's own,
+    ``livecore_server.registry.installed()`` and the plugins), whose tables, migrations and SQL ports
+    ``storage`` holds (``livecore_server.registry.storage()``)."""
+    core = tuple(area.area for area in served)
     # The server key: beside a SQLite file; for PostgreSQL from the environment (every process of a
     # deployment needs the same one) or ./livecore.key.
     server_key = load_server_key(None if config.postgres else sqlite_path(config.db), config.key_file)
@@ -126,16 +129,21 @@ def build_services(
         config.client_address_header,
     )
     rng = rng or SystemRandomSource()
-    # Made before the runtime, whose commands and views read presence through it.
-    presence = PresenceBoard()
+    # Made before the runtime, whose commands and views read what they give it (a player's presence).
+    made: dict[str, AreaService] = {
+        name: build(config, store) for area in served for name, build in area.services.items()
+    }
     runtime = Runtime(
         clock=clock,
         rng=rng,
         hasher=keys.hasher,
-        checks=registry.checks(served),
-        presence_of=presence.presence_of,
-        contributions=Contributions(served),
+        checks=registry.checks(core),
+        contributions=Contributions(core),
+        **{field: value for service in made.values() for field, value in service.gives_runtime().items()},
     )
+    for service in made.values():
+        service.given(runtime)
+        service.follow(store)
 
     async def claim(job: str, due: datetime) -> bool:
         now = to_millis(clock.now())
@@ -154,16 +162,12 @@ def build_services(
         auth_throttle=auth_throttle,
         key_cache=KeyCache(store, keys.hasher, config.key_cache_ttl),
         usage=UsageRecorder(),
-        presence=presence,
-        players=PlayerCache(config.player_cache_ttl, config.player_cache_watched_ttl),
-        streams=BoardHubs(store, runtime),
+        area_services=AreaServices(made),
         stream_slots=StreamSlots(store, shared=config.postgres),
-        areas=served,
-        paths=PathIds(registry.record_ids(served)),
+        areas=core,
+        paths=PathIds(registry.record_ids(core)),
     )
-    store.on_player_written(services.players.forget)
     store.on_config_changed(services.key_cache.changed)
-    store.on_board_changed(services.streams.changed)
     schedule_work(services)
     return services
 

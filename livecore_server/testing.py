@@ -41,7 +41,7 @@ from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import Services, build_services
 
 #: Where a served manifest's clock starts, unless the test says: a Monday, 12:00 UTC.
@@ -108,7 +108,7 @@ def served(
     parsed = parse_manifest(manifest, areas=areas)
     config = Config(db=db, areas=tuple(areas), key_file=_key_file(db))
     clock = ManualClock(start)
-    applying = build_services(config, clock, storage=storage())
+    applying = build_services(config, clock, served=installed(), storage=storage())
     try:
         applied = apply_manifest(applying.store, applying.keys, applying.runtime, parsed)
     finally:

@@ -33,7 +33,7 @@ from livecore_server.embedded import serve_in_thread
 from livecore_server.http.endpoint import Binding
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import SERVICES, Services, build_services
 from livecore_server.storage.server_store import open_store
 from livecore_server.workers.dispatcher import Dispatcher
@@ -272,7 +272,9 @@ def service_args(
 
 def make_services(db: Path | str, *, manual: bool = True, seed: int = 7, **config: Any) -> Services:
     """Services of no server (the caller closes them)."""
-    return build_services(*service_args(db, manual=manual, seed=seed, **config), storage=storage())
+    return build_services(
+        *service_args(db, manual=manual, seed=seed, **config), served=installed(), storage=storage()
+    )
 
 
 def make_app(
@@ -420,7 +422,7 @@ def login_link(served: Services, member: str) -> str:
     database (never the running server's, which belongs to its thread), on the server's clock."""
     from livecore_server.operators.sessions import issue_login_link
 
-    own = build_services(served.config, served.clock, storage=storage())
+    own = build_services(served.config, served.clock, served=installed(), storage=storage())
     try:
         return issue_login_link(own, member)
     finally:

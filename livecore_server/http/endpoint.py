@@ -322,7 +322,8 @@ def _authenticated(tx: ServerTransaction, call: AnyCall) -> AnyCall:
     assert declared is not None, f"{call.route.name}: no area authenticates its caller"
     secret = call.headers.get("X-Player-Secret")
     player = declared.authenticate(tx, call.rt, call.scope, call.external_id, secret)
-    call.services.presence.saw(player, call.rt.clock.now(), call.build)
+    for service in call.services.area_services:
+        service.saw(player, call.rt.clock.now(), call.build)
     # Here, whichever area declares the route, so the ban wins over what a handler resolves before its
     # command runs and over a stored replay.
     return attrs.evolve(call, player=declared.admit(call.route, player))

@@ -13,6 +13,7 @@ from livecore_server.live_events.report import REPORT
 from livecore_server.live_events.sql.attempts import SqlAttempts
 from livecore_server.live_events.sql.boards import SqlBoards
 from livecore_server.live_events.sql.windows import SqlWindows
+from livecore_server.live_events.streams import BOARD_HUBS, BoardHubs
 
 SERVER_AREA = ServerArea(
     AREA,
@@ -22,4 +23,5 @@ SERVER_AREA = ServerArea(
     migrations=schema.MIGRATIONS,
     sql_ports={"windows": SqlWindows, "attempts": SqlAttempts, "boards": SqlBoards},
     read_ahead=READ_AHEAD,
+    services={BOARD_HUBS.name: lambda config, store: BoardHubs(store)},
 )

@@ -15,6 +15,7 @@ from livecore.live_events import api, handlers
 from livecore.live_events.commands.live_events import LiveEventsTx
 from livecore.live_events.commands.steps import shares_rows
 from livecore_server.http.endpoint import API_KEY, RESPONSE_HEADERS, Binding, Call, Reply, bind, bind_stream
+from livecore_server.live_events.streams import BOARD_HUBS
 from livecore_server.players.sdk import client_country
 from livecore_server.storage.concurrency import Concurrency
 from livecore_server.storage.server_transaction import ServerTransaction
@@ -54,7 +55,7 @@ async def stream_board(call: Call[None, None], request: web.Request) -> web.Stre
     slots = call.services.stream_slots
     slots.take(key, request.get(RESPONSE_HEADERS, {}))  # 429 beyond the key's open streams
     try:
-        subscription = await call.services.streams.subscribe(
+        subscription = await call.services.of(BOARD_HUBS).subscribe(
             call.scope,
             call.params["leaderboardId"],
             transport.abort if transport is not None else lambda: None,

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +40,8 @@ from livecore.live_events.api import EntryView, StreamClosed, StreamReady, Strea
 from livecore.live_events.boards import Board, BoardEntry, BoardStatus, Standing
 from livecore.live_events.commands.boards import bot_standings, standing_of, stream_ready
 from livecore.scope import Scope
+from livecore_server.area_service import AreaService, ServiceKey
+from livecore_server.config import Config
 from livecore_server.http.envelope import dumps
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
@@ -248,15 +251,35 @@ class Subscription:
             self.hubs.drop(self.hub)
 
 
-class BoardHubs:
-    """Every hub of this process, by board id."""
+#: The hubs, as the server's services hold them (``services.of(BOARD_HUBS)``).
+BOARD_HUBS: ServiceKey[BoardHubs] = ServiceKey("board_hubs")
 
-    def __init__(self, store: ServerStore, rt: Runtime) -> None:
+
+class BoardHubs(AreaService):
+    """Every hub of this process, by board id: the live events area's service
+    (:mod:`livecore_server.area_service`), handed the runtime once the server's services make it."""
+
+    def __init__(self, store: ServerStore, rt: Runtime | None = None) -> None:
         self.store = store
-        self.rt = rt
+        self._rt = rt
         self.hubs: dict[str, Hub] = {}
         self.closed = False
         self._watching: bool | None = None
+
+    @property
+    def rt(self) -> Runtime:
+        if self._rt is None:
+            raise RuntimeError("the board hubs are used before the server's runtime is made")
+        return self._rt
+
+    def given(self, runtime: Runtime) -> None:
+        self._rt = runtime
+
+    def follow(self, store: ServerStore) -> None:
+        store.on_board_changed(self.changed)
+
+    def background(self, config: Config) -> list[Coroutine[Any, Any, None]]:
+        return [self.run_pings(config.stream_ping_seconds), self.run_bot_ticks()]
 
     def changed(self, board_id: str, version: int, player_id: str | None) -> None:
         """The store's listener: a change of the board committed (by any process)."""

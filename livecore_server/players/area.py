@@ -8,6 +8,8 @@ from livecore.api.route import Auth
 from livecore.players.area import AREA
 from livecore_server.area import Admit, ServerArea
 from livecore_server.players import admin, schema, sdk
+from livecore_server.players.cache import PLAYER_CACHE, PlayerCache
+from livecore_server.players.presence import PRESENCE_BOARD, PresenceBoard
 from livecore_server.players.read_ahead import READ_AHEAD
 from livecore_server.players.report import REPORT
 from livecore_server.players.secrets import player_secret_shaped
@@ -24,5 +26,11 @@ SERVER_AREA = ServerArea(
     admission={
         Auth.PLAYER: Admit(shaped=player_secret_shaped),
         Auth.KEY_OR_PLAYER: Admit(shaped=player_secret_shaped),
+    },
+    services={
+        PRESENCE_BOARD.name: lambda config, store: PresenceBoard(),
+        PLAYER_CACHE.name: lambda config, store: PlayerCache(
+            config.player_cache_ttl, config.player_cache_watched_ttl
+        ),
     },
 )

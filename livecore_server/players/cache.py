@@ -29,9 +29,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from livecore.players.rules import Player
 from livecore.scope import Scope
+from livecore_server.area_service import AreaService, ServiceKey
+
+if TYPE_CHECKING:
+    from livecore_server.storage.server_store import ServerStore
 
 MAX_ENTRIES = 100_000  # about 30 MB of players at most; past it, expired entries go, then the oldest
 EVICT_FRACTION = 4  # when full of fresh entries, the oldest quarter goes
@@ -39,7 +44,14 @@ EVICT_FRACTION = 4  # when full of fresh entries, the oldest quarter goes
 _Key = tuple[str, str, str]
 
 
-class PlayerCache:
+#: The cache, as the server's services hold it (``services.of(PLAYER_CACHE)``).
+PLAYER_CACHE: ServiceKey[PlayerCache] = ServiceKey("player_cache")
+
+
+class PlayerCache(AreaService):
+    """The players area's service (:mod:`livecore_server.area_service`) that keeps the rows heartbeats
+    read."""
+
     def __init__(
         self, ttl: float = 1.0, watched_ttl: float = 300.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
@@ -68,6 +80,15 @@ class PlayerCache:
         if watched is not self._watched:
             self._watched = watched
             self.clear()
+
+    def follow(self, store: ServerStore) -> None:
+        store.on_player_written(self.forget)
+
+    def player_written(self, player_id: str) -> None:
+        self.forget(player_id)
+
+    def watching(self, on: bool) -> None:
+        self.watch(on)
 
     def get(self, scope: Scope, external_id: str) -> Player | None:
         hit = self._entries.get((scope.game_id, scope.env.value, external_id))

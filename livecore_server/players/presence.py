@@ -21,7 +21,9 @@ writes last.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
+from typing import Any
 
 import attrs
 
@@ -30,15 +32,22 @@ from livecore.clock import to_millis
 from livecore.platforms import ClientBuild
 from livecore.players.presence import Presence, Present
 from livecore.players.rules import SEEN_EVERY, Activity, Player, seen_is_due
+from livecore_server.area_service import AreaService, ServiceKey
 from livecore_server.players.sql_presence import SqlPresence
 from livecore_server.storage.server_store import ServerStore, ServerTransaction
 
 #: The board's port, as a transaction reaches it (``tx.ports.of(PRESENCE)``).
 PRESENCE: PortKey[SqlPresence] = PortKey("presence")
 
+#: The board, as the server's services hold it (``services.of(PRESENCE_BOARD)``).
+PRESENCE_BOARD: ServiceKey[PresenceBoard] = ServiceKey("presence_board")
+
 
 @attrs.define
-class PresenceBoard:
+class PresenceBoard(AreaService):
+    """The heartbeats, ``lastSeenAt`` and builds this process holds between flushes: the players area's
+    service (:mod:`livecore_server.area_service`), through which the runtime reads presence."""
+
     _beats: dict[str, Presence] = attrs.Factory(dict)
     _dirty: set[str] = attrs.Factory(set)
     # Players whose lastSeenAt is due to move (livecore.players.rules.seen_is_due), with the time they were
@@ -69,6 +78,9 @@ class PresenceBoard:
             self._builds[player.id] = waiting.reported(build)
         elif player.build.reported(build) != player.build:
             self._builds[player.id] = build
+
+    def gives_runtime(self) -> Mapping[str, Any]:
+        return {"presence_of": self.presence_of}
 
     def presence_of(self, player: Present) -> Presence:
         """The player's presence: the board's when it is newer than the stored one."""

@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 
 from livecore_server.crypto import ENV_VAR, KEY_CHECK, ServerKeyError
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import build_services
 from tests.conftest import service_args
 from tests.security.cli_support import apply_manifest, key_rows, no_serving, refused_in_one_line, run
@@ -85,7 +85,7 @@ def test_services_refuse_another_key_and_the_database_keeps_its_check_value(
     db_url: str, tmp_path: Path
 ) -> None:
     config, clock, rng = service_args(db_url)
-    services = build_services(config, clock, rng, storage=storage())
+    services = build_services(config, clock, rng, served=installed(), storage=storage())
     check = services.keys.check_value
     stored = services.store.run(lambda tx: tx.meta.get(KEY_CHECK), write=False)
     services.close()
@@ -93,7 +93,9 @@ def test_services_refuse_another_key_and_the_database_keeps_its_check_value(
     other = tmp_path / "other.key"
     other.write_bytes(os.urandom(32))
     with pytest.raises(ServerKeyError, match="wrong server key for this database: the key file"):
-        build_services(attrs.evolve(config, key_file=str(other)), clock, rng, storage=storage())
+        build_services(
+            attrs.evolve(config, key_file=str(other)), clock, rng, served=installed(), storage=storage()
+        )
 
 
 def test_a_database_from_before_the_check_takes_its_key_unless_the_key_file_is_new(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from livecore_server.manifest import parse_manifest
 from livecore_server.operators.access import CSRF_HEADER, SESSION_COOKIE
 from livecore_server.operators.apply import apply_manifest
 from livecore_server.operators.sessions import issue_login_link, redeem_link
+from livecore_server.players.presence import PRESENCE_BOARD
 from tests.conftest import TEST_MANIFEST, World, apply_test_manifest
 
 GAME = "/admin/v1/studios/acme/games/space-race"
@@ -177,7 +178,7 @@ async def snapshot(world: World) -> dict[str, list[Any]]:
     """Every row an operator's call could touch (after the dispatcher is done with what is due, and with
     the presence board's pending writes flushed: its timer would write them whenever it runs)."""
     await world.dispatcher.drain_due()
-    await world.services.presence.flush_async(world.services.store)
+    await world.services.of(PRESENCE_BOARD).flush_async(world.services.store)
     return {t: sorted(world.rows(f"SELECT {cols} FROM {t}"), key=repr) for t, cols in _SNAPSHOT.items()}
 
 

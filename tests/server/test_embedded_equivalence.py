@@ -106,6 +106,7 @@ from livecore.scope import Actor, Environment, Scope
 from livecore.teams import api as teams_api
 from livecore.teams import commands as teams_cmd
 from livecore.transaction import Transaction
+from livecore_server.players.presence import PRESENCE_BOARD
 from tests.conftest import START, World, start_world
 from tests.server.equivalence_support import Event, Ids, events_of, no_bot_names, normalized, wire
 from tests.server.event_support import event_manifest
@@ -1350,7 +1351,7 @@ class Server:
     async def seen(self) -> Outcome:
         """The presence board writes the players it saw (their ``lastSeenAt``) now rather than at its next
         flush."""
-        await self.world.services.presence.flush_async(self.world.services.store)
+        await self.world.services.of(PRESENCE_BOARD).flush_async(self.world.services.store)
         return "ok", None
 
     async def advance(self, seconds: float) -> None:

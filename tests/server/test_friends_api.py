@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from livecore.players.rules import ban
+from livecore_server.players.presence import PRESENCE_BOARD
 from livecore_server.registry import storage
 from livecore_server.storage.server_store import open_store
 from tests.conftest import START, World, start_world
@@ -386,7 +387,7 @@ async def test_heartbeats_are_held_in_memory_and_flushed(
     assert _row(world, "bob")[:2] == (None, None)  # not written yet...
     _, body, _ = await sdk(world, "GET", "/players/ann/friends", trio["ann"])
     assert body["data"]["friends"][0]["status"] == "afk"  # ...but visible at once
-    assert await world.services.presence.flush_async(world.services.store) == 1
+    assert await world.services.of(PRESENCE_BOARD).flush_async(world.services.store) == 1
     presence_at, status, _ = _row(world, "bob")
     assert status == "afk" and presence_at is not None
 

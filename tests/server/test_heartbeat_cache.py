@@ -14,7 +14,7 @@ import pytest
 from livecore.players.rules import ban
 from livecore.scope import Environment, Scope
 from livecore_server.players import cache as player_cache
-from livecore_server.players.cache import PlayerCache
+from livecore_server.players.cache import PLAYER_CACHE, PlayerCache
 from livecore_server.storage import sqlport
 from livecore_server.storage.postgres_transaction import PLAYERS_CHANNEL
 from tests.conftest import START, World, apply_test_manifest, make_services, start_world
@@ -131,7 +131,9 @@ async def _beat_until(world: World, who: str, secret: str, status: int) -> None:
 
 
 async def _watched(world: World, expected: bool = True) -> None:
-    await until(lambda: world.services.players.watched is expected, f"the player cache's watched {expected}")
+    await until(
+        lambda: world.services.of(PLAYER_CACHE).watched is expected, f"the player cache's watched {expected}"
+    )
 
 
 async def _heard_every_notification(world: World) -> None:
@@ -141,7 +143,7 @@ async def _heard_every_notification(world: World) -> None:
     db = world.services.config.db
     if not db.startswith("postgresql://"):
         return
-    cache = world.services.players
+    cache = world.services.of(PLAYER_CACHE)
     scope = Scope(studio_id="", game_id="sentinel", env=Environment.TEST)
     cache.put(scope, "sentinel", make_player(id="plr_sentinel"), cache.generation)
     with psycopg.connect(db, autocommit=True) as conn:
@@ -188,7 +190,9 @@ async def test_without_notifications_a_ban_made_by_another_process_reaches_heart
     there = await asyncio.to_thread(make_services, db_url)
     store: Any = here.services.store
     clock = FakeClock()
-    here.services.players._clock = clock  # the cache's time passes when the test says, not while it waits
+    here.services.of(
+        PLAYER_CACHE
+    )._clock = clock  # the cache's time passes when the test says, not while it waits
     try:
         await _watched(here)
         secret = await here.register("alice")

@@ -11,6 +11,7 @@ import pytest
 
 from livecore.clock import to_millis
 from livecore.players.rules import SEEN_EVERY
+from livecore_server.players.presence import PRESENCE_BOARD
 from tests.server.guild_support import Guilds, start_guild_world
 from tests.waiting import until
 
@@ -46,7 +47,7 @@ async def test_last_seen_moves_on_a_plain_get_at_most_once_an_hour(clan: Guilds)
     await g.advance(HOUR - 1)
     for _ in range(3):
         await plain_get(g, "ann")
-    await g.world.services.presence.flush_async(g.world.services.store)
+    await g.world.services.of(PRESENCE_BOARD).flush_async(g.world.services.store)
     assert last_seen_ms(g, "ann") == registered
     # An hour after the last write, the next read moves it to that read's time, once.
     await g.advance(1)
@@ -55,7 +56,7 @@ async def test_last_seen_moves_on_a_plain_get_at_most_once_an_hour(clan: Guilds)
     await until(lambda: last_seen_ms(g, "ann") == seen_at, "ann's lastSeenAt to move")
     await g.advance(60)
     await plain_get(g, "ann")
-    await g.world.services.presence.flush_async(g.world.services.store)
+    await g.world.services.of(PRESENCE_BOARD).flush_async(g.world.services.store)
     assert last_seen_ms(g, "ann") == seen_at
 
 

@@ -16,6 +16,8 @@ from livecore.platforms import ClientBuild
 from livecore.scope import Environment, Scope
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
+from livecore_server.players.cache import PLAYER_CACHE
+from livecore_server.players.presence import PRESENCE_BOARD
 from livecore_server.players.sql_presence import SqlPresence
 from tests.conftest import TEST_MANIFEST, World, make_services, start_world
 from tests.server.admin_support import STUDIO, admin, ok, sign_in
@@ -65,7 +67,7 @@ async def plain_get(w: World, who: str, secret: str, headers: dict[str, str]) ->
 
 
 async def flush(w: World) -> None:
-    await w.services.presence.flush_async(w.services.store)
+    await w.services.of(PRESENCE_BOARD).flush_async(w.services.store)
 
 
 async def profile(w: World, who: str) -> dict[str, Any]:
@@ -306,7 +308,7 @@ async def test_a_build_written_by_another_process_reaches_heartbeats_through_its
     here = await start_world(db_url, player_cache_watched_ttl=3600.0, flush_every=3600)
     there = await asyncio.to_thread(make_services, db_url)
     try:
-        await until(lambda: here.services.players.watched, "the player cache to listen")
+        await until(lambda: here.services.of(PLAYER_CACHE).watched, "the player cache to listen")
         secret = await here.register("ann")
         status, body, _ = await here.call(
             "POST", "/sdk/v1/players/ann/presence", key="test-client", secret=secret, json={}
@@ -314,12 +316,14 @@ async def test_a_build_written_by_another_process_reaches_heartbeats_through_its
         assert status == 200, body
         game_id = here.applied["games"]["space-race"]["id"]
         scope = Scope(studio_id=here.applied["studio"]["id"], game_id=game_id, env=Environment.TEST)
-        assert here.services.players.get(scope, "ann") is not None  # cached, with no build
+        assert here.services.of(PLAYER_CACHE).get(scope, "ann") is not None  # cached, with no build
         # The other process took a request reporting a new build, and flushed it.
         player = await there.store.run_async(lambda tx: tx.players.get(game_id, "ann"))
-        there.presence.reported(player, ClientBuild("android", "2.0.0"))
-        await asyncio.to_thread(there.presence.flush, there.store)
-        await until(lambda: here.services.players.get(scope, "ann") is None, "the cached row forgotten")
+        there.of(PRESENCE_BOARD).reported(player, ClientBuild("android", "2.0.0"))
+        await asyncio.to_thread(there.of(PRESENCE_BOARD).flush, there.store)
+        await until(
+            lambda: here.services.of(PLAYER_CACHE).get(scope, "ann") is None, "the cached row forgotten"
+        )
         status, body, _ = await here.call(
             "POST",
             "/sdk/v1/players/ann/presence",

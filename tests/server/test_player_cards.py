@@ -8,6 +8,7 @@ from typing import Any
 
 from livecore.players.rules import PlayerCard
 from livecore.scope import Environment
+from livecore_server.players.presence import PRESENCE_BOARD
 from livecore_server.storage.server_store import ServerTransaction
 from tests.conftest import World
 
@@ -52,7 +53,9 @@ async def test_a_player_card_shows_what_the_whole_player_row_shows(world: World)
             key="test-client",
             secret=secrets[who],
         )
-    await world.services.presence.flush_async(world.services.store)  # stored, as the housekeeping does
+    await world.services.of(PRESENCE_BOARD).flush_async(
+        world.services.store
+    )  # stored, as the housekeeping does
     for friend in ("bob", "cat", "dan"):
         world.clock.advance(1)
         await _befriend(world, secrets, "ann", friend)

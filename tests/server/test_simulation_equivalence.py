@@ -79,7 +79,7 @@ from livecore_client import SdkClient, ServerClient
 from livecore_server.embedded import serve_in_thread
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import Services, build_services
 from tests.conftest import START, keep_every_event_of, make_services, only_hourly_jobs, service_args
 from tests.server.equivalence_support import ID, Ids, events_of, no_bot_names, normalized, wire
@@ -617,7 +617,9 @@ def served(db_url: str) -> Iterator[Served]:
         only_hourly_jobs(running.services)
         assert {j.name for j in running.services.scheduler.jobs} >= set(HOURLY)
         # The running server's store belongs to its thread: the outbox is read through one of our own.
-        reader = build_services(running.services.config, running.services.clock, storage=storage())
+        reader = build_services(
+            running.services.config, running.services.clock, served=installed(), storage=storage()
+        )
         world = Served(running.base_url, applied["games"][GAME]["id"], keys, reader)
         try:
             yield world

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from livecore_server.players.presence import PRESENCE_BOARD
 from livecore_server.statement_tally import not_its_own
 from livecore_server.storage.sqlite import SqliteStore
 from tests.conftest import World
@@ -132,7 +133,7 @@ async def test_the_build_headers_add_no_statement_to_the_friends_list_or_a_regis
     await world.call("GET", path, key="test-client", secret=secrets["ann"])  # its friend code, made once
     changed, _ = await _count(world, "GET", path, key="test-client", secret=secrets["ann"], headers=build)
     _within("list_friends", changed)
-    await world.services.presence.flush_async(world.services.store)
+    await world.services.of(PRESENCE_BOARD).flush_async(world.services.store)
     kept, _ = await _count(world, "GET", path, key="test-client", secret=secrets["ann"], headers=build)
     _within("list_friends", kept)
     statements, _ = await _count(

@@ -11,6 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from livecore.ratelimit import OPEN_STREAMS_PER_KEY, BucketName
+from livecore_server.live_events.streams import BOARD_HUBS
 from livecore_server.services import SERVICES, Services
 from tests.conftest import make_app
 from tests.server.event_support import SPRINT_OPENS, Arcade, start_event_world
@@ -61,7 +62,7 @@ async def ended(services: Services, key_id: str, left: int) -> None:
     """Wait for the server to notice the streams whose clients went away (the next ping's write fails)."""
 
     def done() -> bool:
-        services.streams.ping()
+        services.of(BOARD_HUBS).ping()
         return services.stream_slots.open.get(key_id, 0) == left
 
     await until(done, lambda: f"{left} open streams, got {services.stream_slots.open}")

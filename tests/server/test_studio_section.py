@@ -20,7 +20,7 @@ from livecore.section import Rules, Section, at_least
 from livecore.simulation import Simulation
 from livecore_server.area import ServerArea
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import build_services
 from tests.conftest import service_args
 
@@ -107,7 +107,9 @@ def test_a_section_may_take_neither_a_built_in_sections_key_nor_a_games_own_fiel
 
 
 def test_a_stored_game_reads_the_sections_settings_back(tmp_path: Path) -> None:
-    services = build_services(*service_args(tmp_path / "s.db"), storage=storage((SERVER_AREA,)))
+    services = build_services(
+        *service_args(tmp_path / "s.db"), served=(*installed(), SERVER_AREA), storage=storage((SERVER_AREA,))
+    )
     try:
         apply_manifest(
             services.store, services.keys, services.runtime, parse_manifest(MANIFEST, areas=[AREA])
