@@ -52,6 +52,7 @@ ASSEMBLY = {
     # The server's entry points, which put the served areas together into a running service.
     "livecore_server.app",
     "livecore_server.cli",
+    "livecore_server.cli_serve",
     "livecore_server.demo",
     "livecore_server.embedded",
     "livecore_server.entry",
