@@ -16,29 +16,23 @@ read the database answer without loading the web server, the portal, OpenID Conn
 from __future__ import annotations
 
 import functools
-import importlib
 import logging
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import click
 
+from livecore_server import cli_keys, cli_lockouts, cli_serve
 from livecore_server.cli_options import OPENER, Group, area_names, opening
+from livecore_server.simulate import cli as simulate_cli
 
 if TYPE_CHECKING:
     from livecore.clock import Clock
     from livecore_server.config import Config
     from livecore_server.services import Services
 
-#: The modules of the CLI's own commands, each with its ``COMMANDS``.
-OWN = (
-    "livecore_server.cli_serve",
-    "livecore_server.cli_keys",
-    "livecore_server.cli_lockouts",
-    "livecore_server.simulate.cli",
-)
 #: The module of an area's package that lists its commands.
 AREA_MODULE = "cli"
 
@@ -68,27 +62,24 @@ def _listed(modules: Iterable[tuple[str, ModuleType | None]]) -> dict[str, click
     return {name: command for name, (command, _) in found.items()}
 
 
-def _own() -> Iterator[tuple[str, ModuleType]]:
-    return ((name, importlib.import_module(name)) for name in OWN)
-
-
 @functools.cache
 def _every(packages: tuple[str, ...]) -> dict[str, click.Command]:
+    """The CLI's own commands (:data:`OWN`) and those of the areas' ``packages``."""
     from livecore.areas import importable
 
     areas = ((f"{p}.{AREA_MODULE}", importable(f"{p}.{AREA_MODULE}")) for p in packages)
-    return _listed((*_own(), *areas))
+    return _listed((*((module.__name__, module) for module in OWN), *areas))
 
 
 class _Root(Group):
-    """The root group: the CLI's own commands (:data:`OWN`), found without reading the registry of the
-    areas, then each area's; listed in alphabetical order."""
+    """The root group: the CLI's own commands (:data:`OWN`, registered as it is made), then each area's,
+    found when asked for; listed in alphabetical order."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_every(area_packages()))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return _listed(_own()).get(cmd_name) or _every(area_packages()).get(cmd_name)
+        return super().get_command(ctx, cmd_name) or _every(area_packages()).get(cmd_name)
 
 
 def _services(config: Config, clock: Clock | None = None, areas: tuple[str, ...] = ()) -> Services:
@@ -119,6 +110,13 @@ def main(ctx: click.Context) -> None:
     COMMAND --help` tells more of each."""
     ctx.meta[OPENER] = _services
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+#: The modules of the CLI's own commands, which name no area, each with its ``COMMANDS``.
+OWN: tuple[ModuleType, ...] = (cli_serve, cli_keys, cli_lockouts, simulate_cli)
+for _module in OWN:
+    for _command in _module.COMMANDS:
+        main.add_command(_command)
 
 
 if __name__ == "__main__":
