@@ -31,7 +31,6 @@ from livecore.platforms import ClientBuild
 from livecore_server.config import Config
 
 if TYPE_CHECKING:
-    from livecore.players.rules import Player
     from livecore_server.storage.server_store import ServerStore
 
 S = TypeVar("S", bound="AreaService")
@@ -65,8 +64,9 @@ class AreaService:
     def watching(self, on: bool) -> None:
         """The store hears every process's changes from now on (True), or no longer does (False)."""
 
-    def saw(self, player: Player, now: datetime, build: ClientBuild | None) -> None:
-        """A request of ``player`` was admitted at ``now``, from ``build`` when it named one."""
+    def saw(self, player: Any, now: datetime, build: ClientBuild | None) -> None:
+        """A request of ``player`` (a :class:`livecore.players.rules.Player`, which this shared module
+        does not name) was admitted at ``now``, from ``build`` when it named one."""
 
     def background(self, config: Config) -> list[Coroutine[Any, Any, None]]:
         """What it runs while the app serves, each as a task cancelled when the app stops."""

@@ -26,11 +26,15 @@ import importlib.metadata
 import json
 import sqlite3
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from livecore import registry
-from livecore_server.area import ServerArea
 from livecore_server.config import is_postgres, sqlite_path
+
+# Imported where an area is loaded: the root command reads the areas installed (:func:`installed`) to find
+# their commands, and its --help loads nothing of the server (livecore_server/cli.py).
+if TYPE_CHECKING:
+    from livecore_server.area import ServerArea
 
 ENTRY_POINT_GROUP = "livecore.areas"
 # The server_meta rows ``apply`` records the [plugins] areas in: each studio's apart (a JSON object,
@@ -49,6 +53,8 @@ def load_area(name: str) -> ServerArea:
     the core finds it (:func:`livecore.registry.studio_area`: ``area.AREA``, else the package's own); an
     area of one module (``examples/studio_daily``) declares it in the package itself, its ``AREA`` alone
     so that it imports without the server, or its ``SERVER_AREA``."""
+    from livecore_server.area import ServerArea
+
     try:
         core = registry.declaring(name)
     except registry.AreaNotFound as exc:

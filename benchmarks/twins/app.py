@@ -23,7 +23,7 @@ from aiohttp import web
 
 from benchmarks.server import HOST, ServerProcess
 from benchmarks.twins.stores import Row, SqliteStore, Tx, store
-from livecore_server.cli import server_event_loop
+from livecore_server.cli_serve import server_event_loop
 from livecore_server.crypto import ServerKeys, load_server_key
 from livecore_server.players.rows import SHOWN_COUNTRY
 from livecore_server.statement_tally import ENV_VAR as STATEMENT_TALLY_ENV

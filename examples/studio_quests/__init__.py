@@ -11,4 +11,5 @@ send: a player who never checked in cannot gift.
 - ``api``, ``webhooks``: the routes and the webhook payload;
 - ``area``: the area's declaration (``AREA``); ``server``: its server side (``SERVER_AREA``);
 - ``client``: its resource in the typed clients; ``simulation``: its actions in a ``livecore.Simulation``.
+- ``cli``: its ``livecore-server`` commands (``quests show``).
 """

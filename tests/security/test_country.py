@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from livecore_server import cli
+from livecore_server import cli, cli_serve
 from livecore_server.config import Config
 from livecore_server.geo import no_country, offline_country
 from tests.conftest import World, start_world
@@ -125,7 +125,7 @@ def test_offline_lookup_of_a_non_public_address_has_no_country(address: str) -> 
 
 def test_serve_no_ip_country_turns_the_lookup_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     built: list[Config] = []
-    monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
+    monkeypatch.setattr(cli_serve, "_serve", lambda config, *_, **__: built.append(config))
     monkeypatch.delenv("LIVECORE_IP_COUNTRY", raising=False)
     (tmp_path / "t.db").touch()  # serve runs only on a database that exists
     for args, env, expected in [

@@ -27,6 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from livecore_server import cli
+from livecore_server.cli_options import open_services, server_config
 from livecore_server.config import sqlite_path
 from livecore_server.crypto import ENV_VAR, key_file_for
 from livecore_server.demo import apply_demo
@@ -178,7 +179,7 @@ def cli_mints(world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert len(minted) == 2, result.stdout  # the new key and the new webhook's secret
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    services = cli._services(cli._config(db))
+    services = open_services(server_config(db))
     try:
         demo, player_secret = apply_demo(services)
     finally:

@@ -16,7 +16,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from livecore_server import cli
+from livecore_server import cli_serve
 from livecore_server.cli import main
 from livecore_server.config import Config
 from livecore_server.embedded import serve_in_thread
@@ -177,7 +177,7 @@ def test_serve_and_demo_take_the_timeouts_as_flags_or_variables(
     assert result.exit_code == 0, result.output
     assert config is not None and (config.header_timeout, config.body_timeout) == (15.0, 30.0)
     built: list[Config] = []
-    monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
+    monkeypatch.setattr(cli_serve, "_serve", lambda config, *_, **__: built.append(config))
     (tmp_path / "serve.db").touch()  # serve runs only on a database that exists; demo makes its own
     for command in ("serve", "demo"):
         built.clear()

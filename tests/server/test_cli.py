@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from livecore.clock import to_millis
-from livecore_server import cli
+from livecore_server import cli_serve
 from livecore_server.cli import main
 from livecore_server.config import Config
 from tests.conftest import TEST_MANIFEST
@@ -193,7 +193,7 @@ def _serve_config(
     def capture(config: Config, *_: object, **__: object) -> None:
         built.append(config)
 
-    monkeypatch.setattr(cli, "_serve", capture)
+    monkeypatch.setattr(cli_serve, "_serve", capture)
     monkeypatch.delenv("LIVECORE_WEBHOOK_TIMEOUT", raising=False)
     (tmp_path / "t.db").touch()  # serve runs only on a database that exists
     result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "t.db"), *args], env=env)

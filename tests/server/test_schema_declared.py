@@ -1,5 +1,5 @@
 """The schema declared in ``storage/schema.py`` and the areas' ``schema.py`` (their sum,
-:func:`livecore_server.areas.storage`'s schema) is what the migrations build, on SQLite and on PostgreSQL:
+:func:`livecore_server.registry.storage`'s schema) is what the migrations build, on SQLite and on PostgreSQL:
 a fresh database of each dialect, migrated, is read back from its catalogue (tables, columns, keys,
 constraints, indexes) and compared with the declaration; and the declaration's rendered DDL, applied to
 an empty database, gives the same catalogue as the migrations.

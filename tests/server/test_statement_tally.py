@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from livecore_server.cli import _config
+from livecore_server.cli_options import server_config
 from livecore_server.registry import storage
 from livecore_server.statement_tally import ENV_VAR, StatementTally
 from livecore_server.storage.sqlite import SqliteStore
@@ -82,9 +82,9 @@ def test_the_checkpointer_connection_is_counted_too(tmp_path: Path) -> None:
 
 def test_the_server_reads_the_file_from_its_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV_VAR, raising=False)
-    assert _config("x.db").statement_tally is None
+    assert server_config("x.db").statement_tally is None
     monkeypatch.setenv(ENV_VAR, "/tmp/statements.json")
-    assert _config("x.db").statement_tally == "/tmp/statements.json"
+    assert server_config("x.db").statement_tally == "/tmp/statements.json"
 
 
 async def _written(path: Path, seq: int) -> dict[str, int]:

@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
 from livecore.manifest import ManifestError
-from livecore_server import cli, plugins
+from livecore_server import cli_serve, plugins
 from livecore_server.cli import main
 from livecore_server.config import Config
 from livecore_server.manifest import parse_manifest
@@ -343,7 +343,7 @@ def test_apply_gives_an_area_that_does_not_import_as_its_cause_alone_in_one_line
 
 def test_serve_area_names_reach_the_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     built: list[Config] = []
-    monkeypatch.setattr(cli, "_serve", lambda config, *_, **__: built.append(config))
+    monkeypatch.setattr(cli_serve, "_serve", lambda config, *_, **__: built.append(config))
     (tmp_path / "t.db").touch()
     result = CliRunner().invoke(
         main,
