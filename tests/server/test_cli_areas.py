@@ -19,7 +19,7 @@ from studio_quests.store import QUESTS
 from livecore import registry
 from livecore_server import cli
 from livecore_server.cli import main
-from livecore_server.cli_options import server_config
+from livecore_server.cli_options import open_services, server_config
 
 
 def _listed(monkeypatch: pytest.MonkeyPatch, named: str | None = None) -> list[str]:
@@ -46,7 +46,7 @@ def test_a_studio_areas_commands_are_found_in_its_package_and_reach_its_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = str(tmp_path / "q.db")
-    services = cli._services(server_config(db), areas=("studio_quests",))  # makes the database
+    services = open_services(server_config(db), areas=("studio_quests",))  # makes the database
     try:
         checked_in = datetime(2026, 3, 2, 9, tzinfo=UTC)
         state = QuestState("plr_ada", "gam_1", date(2026, 3, 2), 3, 5, 12, checked_in)

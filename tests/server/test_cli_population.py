@@ -276,13 +276,12 @@ def test_the_progress_bar_moves_a_step_at_a_time_to_its_end(
 ) -> None:
     from livecore.scope import Environment
     from livecore_server import population as fitting
-    from livecore_server.cli import _services
-    from livecore_server.cli_options import server_config
+    from livecore_server.cli_options import open_services, server_config
 
     monkeypatch.chdir(history.home)
     request = fitting.Request(GAME, None, Environment.LIVE, None, UNTIL, 2)
     steps: list[tuple[int, int]] = []
-    services = _services(server_config(history.db))
+    services = open_services(server_config(history.db))
     try:
         fitting.fit(
             services.store, request, fitting.parts(), lambda _, done, total: steps.append((done, total))
