@@ -278,6 +278,23 @@ def test_nothing_outside_the_assembly_imports_it() -> None:
     assert len(found) <= IMPORTING_THE_ASSEMBLY, f"{len(found)} modules import the assembly:\n{listed}"
 
 
+@pytest.mark.parametrize(
+    "module",
+    [
+        "livecore_server.services",
+        "livecore_server.http.middlewares",
+        "livecore_server.audit",
+        "livecore_server.cli",
+    ],
+)
+def test_the_servers_shared_doors_name_no_area(module: str) -> None:
+    """The services, the guard, the audit log's writer and the root command reach every area through what
+    it declares (``ServerArea.services``, ``admission``, its ``cli`` module): none imports an area's
+    package, every import counted."""
+    named = sorted({area for imported in _graph()[module] if (area := _area(imported)) is not None})
+    assert named == []
+
+
 def test_no_module_imports_the_list_of_installed_areas() -> None:
     """The list of the installed areas (:mod:`livecore.areas`) is read once, at start, through the
     package's entry point (:func:`livecore.registry.installed`): no module of the three packages imports
