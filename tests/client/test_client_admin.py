@@ -15,7 +15,6 @@ import attrs
 import httpx
 import pytest
 import respx
-from livecore.api.routes import ALL
 
 import livecore_client
 from livecore.api.admin import CSRF_INVALID
@@ -58,6 +57,7 @@ from livecore_client.models import (
     RewardEntry,
 )
 from tests.client.support import BASE, Sleeps, builder, pick, sent_json, sent_key
+from tests.installed import ALL
 
 KEY = "svc_pk_" + "k" * 43
 STUDIO = f"{BASE}/admin/v1/studios/acme"

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from livecore.api import routes
 from livecore.errors import INVALID_REQUEST, PERMISSION_DENIED, LivecoreError
 from livecore.operators.area_action import AnyAction, actions_of, authorize_action, roles_of
 from livecore.operators.errors import DASHBOARD_ONLY as DASHBOARD_ONLY_CODE
@@ -30,6 +29,7 @@ from livecore.operators.rules import (
     sees_every_key,
 )
 from livecore.roles import Role
+from tests import installed as routes
 
 STUDIO = "std_acme"
 OTHER_STUDIO = "std_other"

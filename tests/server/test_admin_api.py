@@ -22,12 +22,12 @@ import attrs
 import orjson
 import pytest
 import pytest_asyncio
-from livecore.api.routes import ALL
 
 from livecore.api.route import Auth, Route
 from livecore.clock import format_ts
 from livecore_server.operators.access import CSRF_HEADER, SESSION_COOKIE
 from tests.conftest import BACKENDS, Receiver, World, start_world
+from tests.installed import ALL
 from tests.secrets_scan import secrets_in_clear
 from tests.server.admin_support import (
     GAME,

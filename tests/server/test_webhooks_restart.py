@@ -16,7 +16,7 @@ from livecore_server.clock import SystemClock
 from livecore_server.config import Config
 from livecore_server.manifest import parse_manifest
 from livecore_server.operators.apply import apply_manifest
-from livecore_server.registry import storage
+from livecore_server.registry import installed, storage
 from livecore_server.services import build_services
 from tests.conftest import TEST_MANIFEST, Receiver, webhook_manifest
 from tests.waiting import until
@@ -84,7 +84,9 @@ def _delivered(db: Path) -> set[object]:
 async def test_kill_mid_delivery_then_restart_delivers_everything(tmp_path: Path) -> None:
     receiver = await Receiver(gate=asyncio.Event()).start()  # hangs: the delivery is in flight
     db = tmp_path / "kill.db"
-    services = await asyncio.to_thread(build_services, Config(db=str(db)), SystemClock(), storage=storage())
+    services = await asyncio.to_thread(
+        build_services, Config(db=str(db)), SystemClock(), served=installed(), storage=storage()
+    )
     applied = await asyncio.to_thread(
         apply_manifest,
         services.store,
