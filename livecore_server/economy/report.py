@@ -413,7 +413,9 @@ def source_colours(section: dict[str, Any]) -> dict[str, str]:
     colours = c.colours()
     names = {s for resource in section.values() for way in ("minted", "sunk") for s in resource[way]}
     colours.assign(names)
-    segments = {s for resource in section.values() for s in resource["days"][0].get("holdings_by_segment", {})}
+    segments = {
+        s for resource in section.values() for s in resource["days"][0].get("holdings_by_segment", {})
+    }
     colours.assign(held_by(s) for s in segments)
     return {name: colours(name) for name in sorted(names | {held_by(s) for s in segments})}
 
@@ -462,14 +464,18 @@ def _chart(key: str, resource: dict[str, Any], label: Label, colours: dict[str, 
         base = [0.0] * len(days)
         for source in sunk:
             values = [-r["sunk"].get(source, 0) for r in rows]
-            flows.bar(days, values, bottom=base, color=colours[source], hatch="//", label=f"- {label(source)}")
+            flows.bar(
+                days, values, bottom=base, color=colours[source], hatch="//", label=f"- {label(source)}"
+            )
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)
         c.title(flows, f"{key}: minted (+) and sunk (-) per day")
         flows.set_xlabel("day")
         mark = c.marker(len(days))
         for (p, name), colour, style in zip(HELD_LINES, c.HELD, c.HELD_STYLES, strict=True):
-            held.plot(days, [r["holdings"][p] for r in rows], linestyle=style, marker=mark, color=colour, label=name)
+            held.plot(
+                days, [r["holdings"][p] for r in rows], linestyle=style, marker=mark, color=colour, label=name
+            )
         for segment in segments:
             held.plot(
                 days,

@@ -184,7 +184,12 @@ def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
             daily = axes.pop(0)
             for key, offer in offered.items():
                 daily.plot(
-                    days, offer["by_day"], "-", marker=c.marker(len(days)), color=colours(f"{REASON}{key}"), label=key
+                    days,
+                    offer["by_day"],
+                    "-",
+                    marker=c.marker(len(days)),
+                    color=colours(f"{REASON}{key}"),
+                    label=key,
                 )
             c.title(daily, "offers: purchases per day")
             daily.set_xlabel("day")

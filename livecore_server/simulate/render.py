@@ -137,7 +137,7 @@ def to_html(
             drawn = {
                 p.key: p.compare_charts(base[p.key], other[p.key], label)
                 for p in found
-                if p.compare_charts is not None and p.key in base and p.key in other
+                if p.key is not None and p.compare_charts is not None and p.key in base and p.key in other
             }
         shown, unmoved = _of_moved(drawn, moved, report["differences"])
         return template.render(
@@ -155,7 +155,9 @@ def to_html(
             tables=tables,
         )
     with charts.page():
-        drawn = {p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report}
+        drawn = {
+            p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report
+        }
     return template.render(
         report=report,
         compare=False,
@@ -179,7 +181,7 @@ def _of_moved(
     """A comparison's charts of the subjects whose rows moved, in the order of their largest change
     (:func:`~livecore_server.simulate.compare.by_size`), and by section the subjects whose rows all
     stayed, left undrawn. A chart of a subject no row names is kept, after the others."""
-    rank = {}
+    rank: dict[tuple[str, str], int] = {}
     for i, r in enumerate(moved):
         rank.setdefault((r["section"], r["subject"]), i)
     named = {(r["section"], r["subject"]) for r in rows}

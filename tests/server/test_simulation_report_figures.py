@@ -19,6 +19,7 @@ from livecore_server.economy.report import NET, charts, held_by_tenth, moved, so
 from livecore_server.economy.report import tables as economy_tables
 from livecore_server.live_events.report import MANY_WINDOWS, per_day
 from livecore_server.live_events.report import charts as event_charts
+from livecore_server.simulate.compare import by_size, comparison
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
 from livecore_server.simulate.section import labeller
@@ -53,9 +54,9 @@ login_credit = { coins = 20 }
 """
 
 
-def play(days: int, players: int = 120) -> dict[str, Any]:
+def play(days: int, players: int = 120, population: str = POPULATION) -> dict[str, Any]:
     sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
-    season = Season(sim, parse_population(POPULATION), players=players, days=days, seed=5)
+    season = Season(sim, parse_population(population), players=players, days=days, seed=5)
     season.play()
     return gather(sim, season, run={"manifest": "season.toml", "population": "two", "seed": 5})
 
@@ -371,7 +372,9 @@ def test_the_net_flow_chart_draws_its_running_sum(report: dict[str, Any]) -> Non
     assert drawn is not None and "cumulative" in drawn
 
 
-def _resource(minted: dict[str, int], sunk: dict[str, int], segments: tuple[str, ...], days: int = 3) -> dict[str, Any]:
+def _resource(
+    minted: dict[str, int], sunk: dict[str, int], segments: tuple[str, ...], days: int = 3
+) -> dict[str, Any]:
     """A resource's section of the report, as the economy gathers it, its amounts spread over ``days``."""
     held = {"p10": 0, "p50": 5, "p90": 9, "p99": 12, "max": 15, "mean": 6}
     return {
@@ -484,3 +487,44 @@ def _chart_in(page: str, name: str) -> str:
     found = re.search(rf'<svg aria-label="{name}".*?</svg>', page, flags=re.S)
     assert found is not None, name
     return found.group(0)
+
+
+def test_a_comparison_page_shows_its_limits_and_charts_before_its_full_table(report: dict[str, Any]) -> None:
+    """A designer reads the limits, the largest changes and their charts first; every row after them,
+    folded."""
+    richer = play(
+        days=2,
+        population=POPULATION.replace("login_credit = { coins = 20 }", "login_credit = { coins = 60 }"),
+    )
+    compared = comparison([report], [richer], parts())
+    compared["limits"] = [
+        {"limit": "economy.coins.minted < +10%", "relative": 0.5, "broken": True, "why": "changed by +50%"}
+    ]
+    page = to_html(compared)
+    moved, still = by_size(compared["differences"])
+    assert len(moved) > 10 and still
+    at = {
+        name: page.index(mark)
+        for name, mark in (
+            ("limits", '<h2 id="limits">'),
+            ("moved", '<h2 id="moved">'),
+            ("chart", 'data-chart="compare-economy-coins"'),
+            ("full", '<h2 id="differences">'),
+        )
+    }
+    assert list(at) == sorted(at, key=at.__getitem__)
+    # Above the charts, the ten largest changes; the full table below them, folded.
+    largest = page[at["moved"] : at["chart"]]
+    assert largest.count("<tr><td>") + largest.count('<tr class="noise"><td>') == 10
+    full = page[at["full"] :]
+    assert (
+        f"<summary>{len(moved)} rows moved</summary>" in full
+        and f"<summary>{len(still)} rows did not move</summary>" in full
+    )
+    assert page.count("<details", at["full"]) == 2 and "<details" not in page[at["limits"] : at["full"]]
+    # Every chart drawn names a subject whose rows moved, the largest change's first.
+    drawn = re.findall(r'data-chart="compare-(economy|event)-([^"]+)"', page)
+    assert drawn
+    changed = {(r["section"], r["subject"]) for r in moved}
+    sections = {"economy": "economy", "event": "events"}
+    assert all((sections[kind], subject) in changed for kind, subject in drawn)
