@@ -145,6 +145,14 @@ def distinct(count: int) -> list[str]:
     return found
 
 
+def nth(i: int) -> str:
+    """The ``i``-th colour of a chart's own series (a board's tiers, an event's milestones): the palette's,
+    then :func:`distinct`'s past its end, never round again."""
+    if i < len(PALETTE):
+        return PALETTE[i]
+    return distinct(i - len(PALETTE) + 1)[-1]
+
+
 class Colours:
     """A page's colours of named series: each name, the first time it is asked, the next colour of
     :func:`spread`, so that no two names share one; :meth:`assign` gives names theirs in their sorted

@@ -412,6 +412,7 @@ def test_many_sources_never_share_a_colour_and_a_name_keeps_its_own() -> None:
     from livecore_server.simulate import charts as c
 
     assert len(set(c.distinct(200))) == 200 and not set(c.distinct(200)) & set(c.HELD)
+    assert len({c.nth(i) for i in range(40)}) == 40  # a board's tiers, an event's milestones: no wrap either
     coins = {f"source-{i:02d}": 30 * (i + 1) for i in range(11)}
     gems = {f"gem-source-{i:02d}": 30 for i in range(30)} | {"source-03": 60}
     economy = {
