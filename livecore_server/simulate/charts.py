@@ -155,7 +155,7 @@ def nth(i: int) -> str:
 
 class Colours:
     """A page's colours of named series: each name, the first time it is asked, the next colour of
-    :func:`spread`, so that no two names share one; :meth:`assign` gives names theirs in their sorted
+    :func:`distinct`, so that no two names share one; :meth:`assign` gives names theirs in their sorted
     order, so that the same names on a page always take the same colours."""
 
     def __init__(self) -> None:
