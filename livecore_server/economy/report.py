@@ -403,30 +403,32 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
 HELD = ("p10", "p50", "p90", "p99", "max", "mean")
 
 
-def source_colours(section: dict[str, Any]) -> dict[tuple[str, str], str]:
-    """One colour per source (``("minted", source)``) and per sink (``("sunk", sink)``) across every
-    resource's chart, so that a colour means one source on the whole page: the sources in the order of
-    their largest amount of any resource, each taking the next colour of the palette (sinks of the sinks'
-    colours), round again past the last."""
+def source_colours(section: dict[str, Any]) -> dict[str, str]:
+    """The colour of each source and sink kind across every resource's chart: the page's colour of its
+    name (:func:`~livecore_server.simulate.charts.colours`), the names given theirs in sorted order, so
+    that one name is one colour on the whole page (a sink drawn hatched) and no two names share one;
+    then each segment's, for its holdings (:func:`held_by`)."""
     from livecore_server.simulate import charts as c
 
-    found: dict[tuple[str, str], str] = {}
-    for way, palette in (("minted", c.PALETTE), ("sunk", c.SINKS)):
-        largest: dict[str, int] = {}
-        for resource in section.values():
-            for source, amount in resource[way].items():
-                largest[source] = max(largest.get(source, 0), amount)
-        for i, source in enumerate(sorted(largest, key=lambda s: (-largest[s], s))):
-            found[way, source] = palette[i % len(palette)]
-    return found
+    colours = c.colours()
+    names = {s for resource in section.values() for way in ("minted", "sunk") for s in resource[way]}
+    colours.assign(names)
+    segments = {
+        s for resource in section.values() for s in resource["days"][0].get("holdings_by_segment", {})
+    }
+    colours.assign(held_by(s) for s in segments)
+    return {name: colours(name) for name in sorted(names | {held_by(s) for s in segments})}
 
 
-def _chart(
-    key: str, resource: dict[str, Any], label: Label, colours: dict[tuple[str, str], str]
-) -> str | None:
+def held_by(segment: str) -> str:
+    """The name a segment's holdings take a colour by, apart from any source kind's."""
+    return f"held by segment {segment}"
+
+
+def _chart(key: str, resource: dict[str, Any], label: Label, colours: dict[str, str]) -> str | None:
     """Minted (up) and sunk (down) per day by source kind, and the holdings' percentiles at each day's
-    end; over one day, what each source minted or sank (none when one source did it all: the table says
-    it)."""
+    end, grey and dashed, with a legend of their own; over one day, what each source minted or sank (none
+    when one source did it all: the table says it)."""
     from livecore_server.simulate import charts as c
 
     rows = resource["days"]
@@ -439,13 +441,16 @@ def _chart(
         return _day_chart(key, minted, sunk, amounts, label)
 
     tenths = resource.get("held_by_tenth")
+    segments = list(rows[0].get("holdings_by_segment", {}))
+    held_lines = len(HELD_LINES) + len(segments)
+    flow_columns, held_columns = (3, 2) if tenths is None else (3, 1)
 
     def draw(fig: Figure) -> None:
         if tenths is None:
             flows, held = fig.subplots(1, 2, width_ratios=(3, 2))
         else:
             flows, held, spread = fig.subplots(1, 3, width_ratios=(3, 2, 2))
-            spread.bar(range(1, 11), [100 * t for t in tenths], color=c.PALETTE[0])
+            spread.bar(range(1, 11), [100 * t for t in tenths], color=c.HELD[1])
             c.title(spread, f"{key}: held by each tenth, top {pct(tenths[-1])}")
             spread.set_xlabel("tenth of players (least first)")
             spread.set_ylabel("% of all held")
@@ -454,55 +459,48 @@ def _chart(
         base = [0.0] * len(days)
         for source in minted:
             values = [r["minted"].get(source, 0) for r in rows]
-            colour = colours["minted", source]
-            flows.bar(days, values, bottom=base, color=colour, label=f"+ {label(source)}")
+            flows.bar(days, values, bottom=base, color=colours[source], label=f"+ {label(source)}")
             base = [b + v for b, v in zip(base, values, strict=True)]
         base = [0.0] * len(days)
         for source in sunk:
             values = [-r["sunk"].get(source, 0) for r in rows]
-            colour = colours["sunk", source]
-            flows.bar(days, values, bottom=base, color=colour, hatch="//", label=f"- {label(source)}")
+            flows.bar(
+                days, values, bottom=base, color=colours[source], hatch="//", label=f"- {label(source)}"
+            )
             base = [b + v for b, v in zip(base, values, strict=True)]
         flows.axhline(0, color="#555555", linewidth=0.8)
         c.title(flows, f"{key}: minted (+) and sunk (-) per day")
         flows.set_xlabel("day")
         mark = c.marker(len(days))
-        for p, style in (("p50", "-"), ("p90", "--"), ("p99", ":")):
+        for (p, name), colour, style in zip(HELD_LINES, c.HELD, c.HELD_STYLES, strict=True):
             held.plot(
-                days,
-                [r["holdings"][p] for r in rows],
-                style,
-                marker=mark,
-                color=c.PALETTE[0],
-                label=f"holdings {p}",
+                days, [r["holdings"][p] for r in rows], linestyle=style, marker=mark, color=colour, label=name
             )
-        held.plot(
-            days,
-            [r["holdings"]["mean"] for r in rows],
-            "-",
-            marker=mark,
-            color=c.PALETTE[1],
-            label="holdings mean",
-        )
-        for i, segment in enumerate(rows[0].get("holdings_by_segment", {})):
+        for segment in segments:
             held.plot(
                 days,
                 [math.nan if (v := r["holdings_by_segment"][segment]) is None else v for r in rows],
                 "-.",
                 marker=mark,
-                color=c.PALETTE[(i + 2) % len(c.PALETTE)],
-                label=f"mean, {segment}",
+                color=colours[held_by(segment)],
+                label=f"held: mean, {segment}",
             )
         c.title(held, f"{key}: holdings at day's end")
         held.set_xlabel("day")
         c.from_zero(held)
         c.whole(flows, held)
-        c.legend_below(fig, flows, held)
+        c.legend_below(fig, flows, columns=flow_columns)
+        c.legend_below(fig, held, columns=held_columns, at=held.get_position().x0)
 
-    segments = len(rows[0].get("holdings_by_segment", {}))
-    legend = -(-(len(resource["minted"]) + len(resource["sunk"]) + 4 + segments) // 4)
+    legend = max(
+        -(-(len(resource["minted"]) + len(resource["sunk"])) // flow_columns), -(-held_lines // held_columns)
+    )
     width = 8.0 if tenths is None else 10.5
     return c.svg(f"economy-{key}", draw, size=(width, 3.0 + 0.2 * legend), legend_rows=legend)
+
+
+#: The holdings' lines of a resource's chart, by percentile, and what its legend calls each.
+HELD_LINES = (("p50", "held: p50"), ("p90", "held: p90"), ("p99", "held: p99"), ("mean", "held: mean"))
 
 
 def _day_chart(key: str, minted: list[str], sunk: list[str], amounts: list[float], label: Label) -> str:
@@ -551,7 +549,7 @@ def _net_chart(section: dict[str, Any]) -> str:
 
 
 def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str:
-    """One resource in both configurations: minted and sunk per day, median and p90 holdings."""
+    """One resource in both configurations: minted and sunk per day, median and p90 holdings (grey)."""
     from livecore_server.simulate import charts as c
 
     def draw(fig: Figure) -> None:
@@ -576,7 +574,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
         )
         c.title(flows, f"{key}: minted and sunk per day")
         flows.set_xlabel("day")
-        for p, colour in (("p50", c.PALETTE[0]), ("p90", c.PALETTE[1])):
+        for p, colour in (("p50", c.HELD[0]), ("p90", c.HELD[2])):
             c.overlay(
                 held, days, [r["holdings"][p] for r in rows_a], [r["holdings"][p] for r in rows_b], colour, p
             )

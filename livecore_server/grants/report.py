@@ -5,12 +5,11 @@ grants add their counts to the section (the crates' pending crates), before ``pe
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from livecore.games import GameSettings
 from livecore.grants.memory import GrantTables
-from livecore.grants.offers import OFFERS, Offer
+from livecore.grants.offers import OFFERS, REASON, Offer
 from livecore.grants.rules import Grant, GrantStatus
 from livecore_server.simulate.section import (
     Column,
@@ -26,6 +25,9 @@ from livecore_server.simulate.section import (
     table,
     warning,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: Grants left pending: more than this share of those issued is named.
 PENDING_GRANTS = 0.25
@@ -67,15 +69,27 @@ def gather(at: Gathering) -> dict[str, Any]:
 
 def offers(at: Gathering, grants: dict[str, Grant]) -> dict[str, dict[str, Any]]:
     """Each of the population's offers (livecore/grants/offers.py): its price, how many were bought (the
-    grants made for it) and the currency they sank (a grant is made once its price is paid)."""
+    grants made for it) and the currency they sank (a grant is made once its price is paid); and its
+    purchases by day (``by_day``, the first day's first, every day of the season) and by segment
+    (``by_segment``, every segment in the population's order)."""
     declared: dict[str, Offer] = at.season.population.table(OFFERS) or {}
-    bought = Counter(g.source_ref_id for g in grants.values() if g.source_ref_id is not None)
+    reasons = {offer.reason for offer in declared.values()}
+    by_day = {reason: [0] * at.days for reason in reasons}
+    by_segment = {reason: dict.fromkeys(at.segments, 0) for reason in reasons}
+    for grant in grants.values():
+        if grant.source_ref_id in reasons:
+            by_day[grant.source_ref_id][at.day(grant.created_at) - 1] += 1
+            segment = at.segment(grant.player_id)
+            if segment is not None:
+                by_segment[grant.source_ref_id][segment] += 1
     return {
         key: {
             "currency": offer.currency,
             "price": offer.price,
-            "purchases": bought[offer.reason],
-            "sunk": bought[offer.reason] * offer.price,
+            "purchases": sum(by_day[offer.reason]),
+            "sunk": sum(by_day[offer.reason]) * offer.price,
+            "by_day": by_day[offer.reason],
+            "by_segment": by_segment[offer.reason],
         }
         for key, offer in declared.items()
     }
@@ -114,7 +128,9 @@ def by_segment(at: Gathering) -> Figures:
 def tables(section: dict[str, Any]) -> dict[str, Table]:
     """The section's counts (``grants``: those issued, pending at the end, and the counts the parts
     within it add), the grants pending at the end by source kind (``grants.pending``) and, when the
-    population has offers, each offer's sales (``grants.offers``)."""
+    population has offers, each offer's sales (``grants.offers``), its purchases per day
+    (``grants.offers.daily``, a column per offer) and by segment (``grants.offers.segments``, a column
+    per segment)."""
     counts = {k: v for k, v in section.items() if isinstance(v, int)}
     found = {
         "grants": table(
@@ -125,12 +141,77 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
             section["pending_by_source"].items(),
         ),
     }
-    if section.get("offers"):
+    offered = section.get("offers")
+    if offered:
         found["grants.offers"] = table(
             ["Offer", "Currency", "Price", "Purchases", "Sunk"],
-            [[k, o["currency"], o["price"], o["purchases"], o["sunk"]] for k, o in section["offers"].items()],
+            [[k, o["currency"], o["price"], o["purchases"], o["sunk"]] for k, o in offered.items()],
+        )
+        days = len(next(iter(offered.values()))["by_day"])
+        found["grants.offers.daily"] = table(
+            ["Day", *offered],
+            ([day + 1, *(o["by_day"][day] for o in offered.values())] for day in range(days)),
+        )
+        segments = list(next(iter(offered.values()))["by_segment"])
+        found["grants.offers.segments"] = table(
+            [Column("Offer", "text"), *segments],
+            ([k, *o["by_segment"].values()] for k, o in offered.items()),
         )
     return found
+
+
+def charts(section: dict[str, Any], label: Label) -> dict[str, str | None]:
+    """The offers' purchases per day, a line each, and by segment, a bar each: each offer in the colour
+    its sink (``offer:<key>``) takes on the page's economy charts. None where a table says it better: no
+    purchase, or a season of one day and one segment."""
+    from livecore_server.simulate import charts as c
+
+    offered = section.get("offers")
+    if not offered or not any(o["purchases"] for o in offered.values()):
+        return {"offers": None} if offered else {}
+    colours = c.colours()
+    colours.assign(f"{REASON}{k}" for k in offered)
+    segments = list(next(iter(offered.values()))["by_segment"])
+    days = list(range(1, len(next(iter(offered.values()))["by_day"]) + 1))
+    per_day = len(days) > 1
+    per_segment = c.worth_bars([n for o in offered.values() for n in o["by_segment"].values()])
+    if not per_day and not per_segment:
+        return {"offers": None}
+
+    def draw(fig: Figure) -> None:
+        axes = list(fig.subplots(1, per_day + per_segment, squeeze=False).flat)
+        if per_day:
+            daily = axes.pop(0)
+            for key, offer in offered.items():
+                daily.plot(
+                    days,
+                    offer["by_day"],
+                    "-",
+                    marker=c.marker(len(days)),
+                    color=colours(f"{REASON}{key}"),
+                    label=key,
+                )
+            c.title(daily, "offers: purchases per day")
+            daily.set_xlabel("day")
+            c.whole(daily)
+            c.from_zero(daily)
+        if per_segment:
+            bars = axes.pop(0)
+            width = 0.8 / len(offered)
+            for i, (key, offer) in enumerate(offered.items()):
+                bars.bar(
+                    [s + i * width for s in range(len(segments))],
+                    list(offer["by_segment"].values()),
+                    width=width,
+                    color=colours(f"{REASON}{key}"),
+                    label=None if per_day else key,
+                )
+            bars.set_xticks([s + 0.4 - width / 2 for s in range(len(segments))], segments)
+            c.title(bars, "offers: purchases by segment")
+        c.legend_below(fig, *fig.axes)
+
+    legend = -(-len(offered) // 4)
+    return {"offers": c.svg("grants-offers", draw, size=(8.0, 3.0 + 0.2 * legend), legend_rows=legend)}
 
 
 _HEADINGS = {"issued": "Grants issued", "pending_at_end": "Pending at the end"}
@@ -149,6 +230,7 @@ REPORT = ReportPart(
     warnings=warnings,
     compare=compare,
     tables=tables,
+    charts=charts,
     by_segment=by_segment,
     labels={"api": "studio grants"},
     ledger_sources=ledger_sources,

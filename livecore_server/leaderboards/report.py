@@ -245,7 +245,7 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
                 values = [p["tiers"].get(tier, {}).get("players", 0) for p in periods]
             else:
                 values = [p["entries"] for p in periods]
-            colour = c.PALETTE[i % len(c.PALETTE)]
+            colour = c.nth(i)
             ax.bar(x, values, width=0.6, bottom=base, color=colour, label=tier or "entries")
             base = [b + v for b, v in zip(base, values, strict=True)]
         if len(periods) <= c.MOST_LABELS:  # more would crowd each other

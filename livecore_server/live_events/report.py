@@ -502,7 +502,7 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
                 x,
                 [r["milestone_rates"][milestone] for r in rows],
                 marker=mark,
-                color=c.PALETTE[(i + 1) % len(c.PALETTE)],
+                color=c.nth(i + 1),
                 label=f"milestone {milestone}",
             )
         rates.set_ylim(0, 1.05)
@@ -513,9 +513,7 @@ def _chart(key: str, data: dict[str, Any]) -> str | None:
         scores.fill_between(x, low, high, color=c.PALETTE[5], alpha=0.4, label="p10 to p90")
         scores.plot(x, [r["scores"]["p50"] for r in rows], marker=mark, color=c.PALETTE[0], label="p50")
         for i, (milestone, threshold) in enumerate(data["milestones"].items()):
-            scores.axhline(
-                threshold, color=c.PALETTE[(i + 1) % len(c.PALETTE)], linestyle=":", label=milestone
-            )
+            scores.axhline(threshold, color=c.nth(i + 1), linestyle=":", label=milestone)
         if data["order"] == "asc":
             scores.invert_yaxis()
         c.title(scores, "best score, p10 to p90" + (" (lower is better)" if data["order"] == "asc" else ""))
@@ -555,7 +553,7 @@ def _compare_chart(key: str, base: dict[str, Any], other: dict[str, Any]) -> str
                 x,
                 [r["milestone_rates"][milestone] for r in a[:n]],
                 [r["milestone_rates"][milestone] for r in b[:n]],
-                c.PALETTE[(i + 1) % len(c.PALETTE)],
+                c.nth(i + 1),
                 milestone,
             )
         rates.set_ylim(0, 1.05)

@@ -10,15 +10,22 @@ A chart says something at any size of season: a title is wrapped to its axes (:f
 is drawn only when two or more of its bars have a value (:func:`worth_bars`; else the part says it in a
 sentence or its table does), a line of a few points marks them (:func:`marker`), and many categories
 along an axis are labelled every so many (:func:`categories`).
+
+A named series (a source kind, an offer, a segment's holdings) has one colour on the whole page
+(:class:`Colours`, :func:`page`): each name its own, however many there are, so that no two share one.
+What the players held is drawn in greys, dashed (:data:`HELD`), apart from the flows' colours.
 """
 
 from __future__ import annotations
 
+import colorsys
+import contextvars
 import io
 import logging
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, cast
 
 import matplotlib
@@ -35,8 +42,16 @@ logging.getLogger("matplotlib").setLevel(logging.WARNING)
 #: The palette, colour-blind safe (Okabe and Ito); its black is a near-black, as a chart's SVG leaves out a
 #: fill of black, the default, and a page's legend then names no colour for it.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#1A1A1A")
-#: What sinks a resource is drawn hatched, in colours of its own.
-SINKS = ("#7f7f7f", "#a1262b", "#3f3f3f", "#c49c94", "#8c564b", "#bcbd22")
+#: The colours of named series (:class:`Colours`): matplotlib's tab20, its strong half first and without its
+#: greys (what the players held is drawn grey); past them :func:`distinct` makes more.
+SERIES = (
+    *("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"),
+    *("#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"),
+)
+#: What the players held (a percentile, the mean): greys, dark to light, never a series' colour.
+HELD = ("#1a1a1a", "#555555", "#8a8a8a", "#b0b0b0")
+#: Held lines are dashed, so they read apart from the flows even in a grey print.
+HELD_STYLES = ("--", (0, (5, 2, 1, 2)), ":", (0, (1, 1)))
 #: The other configuration of a comparison is drawn dashed, in the same colours.
 OTHER = "--"
 #: Above zero and below it (a net flow).
@@ -111,8 +126,73 @@ def svg(
     return text.replace("<svg", f'<svg aria-label="{name}" data-chart="{name}"', 1)
 
 
-def legend_below(fig: Figure, *axes: Axes, columns: int = 4) -> None:
-    """One legend for ``axes``, in the room :func:`svg` left below them."""
+def distinct(count: int) -> list[str]:
+    """``count`` colours: :data:`SERIES`, then hues spread by the golden angle, their lightness and
+    saturation stepping so that two near hues differ in both; no two the same, and none a grey."""
+    found = list(SERIES[:count])
+    taken = set(found)
+    i = 0
+    while len(found) < count:
+        hue = (i * 0.381966) % 1.0
+        light = (0.38, 0.55, 0.7)[i % 3]
+        saturation = (0.75, 0.55)[(i // 3) % 2]
+        red, green, blue = colorsys.hls_to_rgb(hue, light, saturation)
+        colour = f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+        if colour not in taken:
+            taken.add(colour)
+            found.append(colour)
+        i += 1
+    return found
+
+
+def nth(i: int) -> str:
+    """The ``i``-th colour of a chart's own series (a board's tiers, an event's milestones): the palette's,
+    then :func:`distinct`'s past its end, never round again."""
+    if i < len(PALETTE):
+        return PALETTE[i]
+    return distinct(i - len(PALETTE) + 1)[-1]
+
+
+class Colours:
+    """A page's colours of named series: each name, the first time it is asked, the next colour of
+    :func:`distinct`, so that no two names share one; :meth:`assign` gives names theirs in their sorted
+    order, so that the same names on a page always take the same colours."""
+
+    def __init__(self) -> None:
+        self._of: dict[str, str] = {}
+
+    def __call__(self, name: str) -> str:
+        if name not in self._of:
+            self._of[name] = distinct(len(self._of) + 1)[-1]
+        return self._of[name]
+
+    def assign(self, names: Iterable[str]) -> None:
+        for name in sorted(set(names)):
+            self(name)
+
+
+_PAGE: contextvars.ContextVar[Colours | None] = contextvars.ContextVar("livecore_page_colours", default=None)
+
+
+@contextmanager
+def page() -> Iterator[Colours]:
+    """The colours of one page's charts: every chart drawn within asks :func:`colours` for these."""
+    found = Colours()
+    token = _PAGE.set(found)
+    try:
+        yield found
+    finally:
+        _PAGE.reset(token)
+
+
+def colours() -> Colours:
+    """The page's colours (:func:`page`); a chart drawn outside a page, its own."""
+    return _PAGE.get() or Colours()
+
+
+def legend_below(fig: Figure, *axes: Axes, columns: int = 4, at: float = 0.05) -> None:
+    """One legend for ``axes``, in the room :func:`svg` left below them, from ``at`` (a share of the
+    figure's width) rightwards."""
     handles: list[Any] = []
     labels: list[str] = []
     for ax in axes:
@@ -120,7 +200,7 @@ def legend_below(fig: Figure, *axes: Axes, columns: int = 4) -> None:
         handles += h
         labels += labelled
     if handles:
-        fig.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.05, 0.0), ncols=columns)
+        fig.legend(handles, labels, loc="lower left", bbox_to_anchor=(at, 0.0), ncols=columns)
 
 
 def title(ax: Axes, text: str) -> None:

@@ -23,7 +23,7 @@ import jinja2
 from livecore import names
 from livecore_server.simulate.compare import by_size
 from livecore_server.simulate.gather import parts as built_in
-from livecore_server.simulate.section import Label, ReportPart, Table, labeller
+from livecore_server.simulate.section import Label, ReportPart, Row, Table, labeller
 from livecore_server.simulate.tables import tables_of
 
 
@@ -123,6 +123,8 @@ def to_html(
     ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones);
     ``tables``: the page's (:func:`~livecore_server.simulate.tables.tables_of`, by default read from
     the report)."""
+    from livecore_server.simulate import charts
+
     found = [p for p in _parts(parts) if p.key is not None]
     label = labeller(_parts(parts))
     if tables is None:
@@ -130,25 +132,32 @@ def to_html(
     template = _TEMPLATES.get_template("report.html")
     if report.get("compare"):
         base, other = report["base"], report["other"]
-        shown = {
-            p.key: p.compare_charts(base[p.key], other[p.key], label)
-            for p in found
-            if p.compare_charts is not None and p.key in base and p.key in other
-        }
         moved, still = by_size(report["differences"])
+        with charts.page():
+            drawn = {
+                p.key: p.compare_charts(base[p.key], other[p.key], label)
+                for p in found
+                if p.key is not None and p.compare_charts is not None and p.key in base and p.key in other
+            }
+        shown, unmoved = _of_moved(drawn, moved, report["differences"])
         return template.render(
             report=report,
             compare=True,
             moved=moved,
             still=still,
+            largest=moved[:LARGEST],
             base=base,
             other=other,
             charts=shown,
+            unmoved=unmoved,
             label=label,
             parts=found,
             tables=tables,
         )
-    drawn = {p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report}
+    with charts.page():
+        drawn = {
+            p.key: p.charts(report[p.key], label) for p in found if p.charts is not None and p.key in report
+        }
     return template.render(
         report=report,
         compare=False,
@@ -160,6 +169,33 @@ def to_html(
         plain=_PLAIN,
         tables=tables,
     )
+
+
+#: The rows of a comparison its page lists first, above its charts: the largest changes.
+LARGEST = 10
+
+
+def _of_moved(
+    drawn: Mapping[str, Any], moved: Sequence[Row], rows: Sequence[Row]
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """A comparison's charts of the subjects whose rows moved, in the order of their largest change
+    (:func:`~livecore_server.simulate.compare.by_size`), and by section the subjects whose rows all
+    stayed, left undrawn. A chart of a subject no row names is kept, after the others."""
+    rank: dict[tuple[str, str], int] = {}
+    for i, r in enumerate(moved):
+        rank.setdefault((r["section"], r["subject"]), i)
+    named = {(r["section"], r["subject"]) for r in rows}
+    shown: dict[str, Any] = {}
+    unmoved: dict[str, list[str]] = {}
+    for key, made in drawn.items():
+        if not isinstance(made, dict):
+            shown[key] = made
+            continue
+        kept = [s for s in made if (key, s) in rank or (key, s) not in named]
+        kept.sort(key=lambda s: rank.get((key, s), len(moved)))
+        shown[key] = {s: made[s] for s in kept}
+        unmoved[key] = [s for s in made if s not in shown[key]]
+    return shown, unmoved
 
 
 #: The page's section of a part that brings no template of its own: its data, as the JSON says it.

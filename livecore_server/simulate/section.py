@@ -179,7 +179,9 @@ class ReportPart:
     - ``page``: the Jinja template of its section of the page, named ``<package>:<path>``, rendered with
       ``report``, ``charts`` (by section key), ``tables`` (by name), the macro ``table(name)`` and the
       filters ``fmt``, ``pct`` and ``source`` (None: the section's data shown as its JSON, after its
-      tables); ``compare_page``: its section of a comparison's page (None: none);
+      tables); ``compare_page``: its section of a comparison's page (None: none), where ``charts`` holds
+      only the subjects whose rows moved, the largest change's first, and ``unmoved`` (by section key)
+      those left undrawn, which the macro ``unchanged(subjects)`` names in a line;
     - ``tables``: the page's tables of its section, by name (a :class:`Table` each; the part's ``page``
       draws them with the ``table`` macro, and the report writes each as ``<name>.csv``): names are unique
       in a report, ``<key>`` or ``<key>.<subject>[.<what>]`` (``economy.coins.daily``), the dots keeping

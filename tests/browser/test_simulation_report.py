@@ -174,6 +174,10 @@ def test_a_comparison_renders_both_side_by_side(browser: Any, tmp_path: Path) ->
     opened = Opened(browser, html)
     assert opened.page.title() == "Simulation comparison: arena"
     assert opened.page.locator("table.differences tbody tr").count() > 20
+    # What moved, then its charts, then every row: each heading below the one before.
+    tops = [opened.page.locator(h).bounding_box() for h in ("#moved", "#economy", "#differences")]
+    assert all(t is not None for t in tops)
+    assert [t["y"] for t in tops if t is not None] == sorted(t["y"] for t in tops if t is not None)
     assert "compare-economy-coins" in charts_drawn(opened)
     assert opened.errors == [] and opened.fetched == []
 
@@ -209,7 +213,7 @@ def test_the_screenshot_of_a_report_of_the_demo(browser: Any, tmp_path: Path) ->
 @pytest.mark.skipif(not SHOT, reason="screenshots are taken by nox -s screenshots")
 def test_the_screenshot_of_a_cheaper_chest(browser: Any, tmp_path: Path) -> None:
     """docs/simulation.md's worked example: the shop example against its copy at 80% of the chest's price,
-    on 5 seeds; its differences, the rows that moved first (``-shop``, beside the report's)."""
+    on 5 seeds; what moved, its largest changes (``-shop``, beside the report's)."""
     assert SHOT is not None
     from livecore_server.simulate.run import read_population
     from tests.shop_support import SHOP, cheaper
@@ -229,8 +233,8 @@ def test_the_screenshot_of_a_cheaper_chest(browser: Any, tmp_path: Path) -> None
     opened = Opened(browser, html)
     assert opened.errors == []
     page = opened.page
-    top = page.locator("#differences").bounding_box()
-    end = page.locator("table.differences").first.bounding_box()
+    top = page.locator("#moved").bounding_box()
+    end = page.locator("table.largest").bounding_box()
     assert top is not None and end is not None
     shot = str(Path(SHOT).with_name(Path(SHOT).stem + "-shop.png"))
     clip = {

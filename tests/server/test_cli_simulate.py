@@ -215,7 +215,10 @@ def test_compare_plays_one_population_on_two_manifests(tmp_path: Path) -> None:
     )
     assert half["other"] > half["base"] and half["change"] > 0
     page = (tmp_path / "cmp" / "report.html").read_text()
-    assert "Differences" in page and 'data-chart="compare-economy-coins"' in page
+    assert "Differences" in page and 'data-chart="compare-event-sprint"' in page
+    # A milestone's threshold moved the gems it pays, not the coins: their chart would draw one line twice.
+    assert 'data-chart="compare-economy-gems"' in page and 'data-chart="compare-economy-coins"' not in page
+    assert "No row of theirs changed, so not drawn: coins" in page
     assert sorted(p.name for p in (tmp_path / "cmp").glob("*.csv")) == ["differences.csv", "warnings.csv"]
     differences = rows_of(tmp_path / "cmp" / "differences.csv")
     assert differences[0][:6] == ["Section", "Subject", "Metric", "Base", "Other", "Change"]

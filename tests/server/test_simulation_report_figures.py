@@ -19,6 +19,7 @@ from livecore_server.economy.report import NET, charts, held_by_tenth, moved, so
 from livecore_server.economy.report import tables as economy_tables
 from livecore_server.live_events.report import MANY_WINDOWS, per_day
 from livecore_server.live_events.report import charts as event_charts
+from livecore_server.simulate.compare import by_size, comparison
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
 from livecore_server.simulate.section import labeller
@@ -53,9 +54,9 @@ login_credit = { coins = 20 }
 """
 
 
-def play(days: int, players: int = 120) -> dict[str, Any]:
+def play(days: int, players: int = 120, population: str = POPULATION) -> dict[str, Any]:
     sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
-    season = Season(sim, parse_population(POPULATION), players=players, days=days, seed=5)
+    season = Season(sim, parse_population(population), players=players, days=days, seed=5)
     season.play()
     return gather(sim, season, run={"manifest": "season.toml", "population": "two", "seed": 5})
 
@@ -257,7 +258,7 @@ def test_a_source_has_one_colour_on_every_chart(report: dict[str, Any]) -> None:
         fills = set(re.findall(r"fill: (#[0-9a-f]{6})", drawn[key] or "", flags=re.IGNORECASE))
         fills = {f.lower() for f in fills}
         for source in resource["minted"]:
-            assert colours["minted", source].lower() in fills, (key, source)
+            assert colours[source].lower() in fills, (key, source)
 
 
 def test_every_y_axis_starts_at_zero_unless_marked() -> None:
@@ -369,3 +370,162 @@ def test_one_table_sums_up_every_source_and_sink_across_the_resources(report: di
 def test_the_net_flow_chart_draws_its_running_sum(report: dict[str, Any]) -> None:
     drawn = charts(report["economy"], labeller(parts()))[NET]
     assert drawn is not None and "cumulative" in drawn
+
+
+def _resource(
+    minted: dict[str, int], sunk: dict[str, int], segments: tuple[str, ...], days: int = 3
+) -> dict[str, Any]:
+    """A resource's section of the report, as the economy gathers it, its amounts spread over ``days``."""
+    held = {"p10": 0, "p50": 5, "p90": 9, "p99": 12, "max": 15, "mean": 6}
+    return {
+        "type": "currency",
+        "minted": minted,
+        "sunk": sunk,
+        "net": sum(minted.values()) - sum(sunk.values()),
+        "days": [
+            {
+                "day": day,
+                "minted": {s: n // days for s, n in minted.items()},
+                "sunk": {s: n // days for s, n in sunk.items()},
+                "net": 0,
+                "holdings": held,
+                "holdings_by_segment": dict.fromkeys(segments, 4),
+            }
+            for day in range(1, days + 1)
+        ],
+    }
+
+
+def _strokes(svg: str) -> set[str]:
+    """The colours of a chart's lines (matplotlib's ``line2d`` elements)."""
+    root = ET.fromstring(re.sub(r' xmlns="[^"]+"', "", svg, count=1))
+    found = set()
+    for group in root.iter("g"):
+        if group.get("id", "").startswith("line2d_"):
+            for path in group.iter("path"):
+                found.update(re.findall(r"stroke: (#[0-9a-f]{6})", path.get("style", "")))
+    return found
+
+
+def test_many_sources_never_share_a_colour_and_a_name_keeps_its_own() -> None:
+    """Eleven sources of coins, and thirty more of gems: each its own colour, on every chart of the page."""
+    from livecore_server.simulate import charts as c
+
+    assert len(set(c.distinct(200))) == 200 and not set(c.distinct(200)) & set(c.HELD)
+    assert len({c.nth(i) for i in range(40)}) == 40  # a board's tiers, an event's milestones: no wrap either
+    coins = {f"source-{i:02d}": 30 * (i + 1) for i in range(11)}
+    gems = {f"gem-source-{i:02d}": 30 for i in range(30)} | {"source-03": 60}
+    economy = {
+        "coins": _resource(coins, {"shop": 60, "offer:chest": 90}, ("keen", "quiet")),
+        "gems": _resource(gems, {"shop": 30}, ("keen", "quiet")),
+    }
+    colours = source_colours(economy)
+    assert len(set(colours.values())) == len(colours) == 11 + 30 + 2 + 2  # the segments' holdings too
+    with c.page():
+        drawn = charts(economy, str)
+        again = source_colours(economy)
+    assert again == colours  # by the names' order: the same names, the same colours
+    for key in economy:
+        # A bar's fill, or a hatched one's pattern's.
+        fills = {f.lower() for f in re.findall(r'fill(?::|=") ?(#[0-9a-f]{6})', drawn[key] or "", flags=re.I)}
+        for way in ("minted", "sunk"):
+            for source in economy[key][way]:
+                assert colours[source] in fills, (key, source)
+
+
+def test_holdings_are_grey_and_dashed_apart_from_the_sources() -> None:
+    from livecore_server.simulate import charts as c
+
+    economy = {"coins": _resource({f"s{i}": 30 for i in range(12)}, {"shop": 30}, ("keen", "quiet"))}
+    colours = source_colours(economy)
+    sources = {colours[s] for s in [*economy["coins"]["minted"], *economy["coins"]["sunk"]]}
+    drawn = charts(economy, str)["coins"]
+    assert drawn is not None
+    lines = _strokes(drawn)
+    assert set(c.HELD[:4]) <= lines  # the percentiles and the mean, greys
+    assert not lines & sources
+    assert "held: p50" in drawn and "held: mean, keen" in drawn
+    assert drawn.count("stroke-dasharray") >= 3  # the held lines dashed, each its own way
+
+
+OFFERS = """
+[studio.offers.chest]
+price = { coins = 10 }
+gives = [{ type = "crate", key = "chest", amount = 1 }]
+buy = 0.3
+
+[studio.offers.potion]
+price = { coins = 5 }
+gives = [{ type = "item", key = "potion", amount = 1 }]
+buy = 0.2
+"""
+
+
+def test_each_offer_s_purchases_are_told_per_day_and_per_segment() -> None:
+    sim = Simulation(parse_manifest(SEASON), seed=5, start=MONDAY)
+    season = Season(sim, parse_population(POPULATION + OFFERS), players=40, days=3, seed=5)
+    season.play()
+    report = gather(sim, season, run={"manifest": "season.toml", "population": "shop", "seed": 5})
+    offers = report["grants"]["offers"]
+    assert list(offers) == ["chest", "potion"]
+    for offer in offers.values():
+        assert len(offer["by_day"]) == 3 and sum(offer["by_day"]) == offer["purchases"]
+        assert list(offer["by_segment"]) == ["keen", "quiet"]
+        assert sum(offer["by_segment"].values()) == offer["purchases"]
+    assert offers["chest"]["purchases"] > 0
+    page = to_html(report)
+    for name in ("grants.offers", "grants.offers.daily", "grants.offers.segments"):
+        assert f'<table data-table="{name}">' in page
+    assert 'data-chart="grants-offers"' in page
+    # An offer is drawn in the colour of its sink on the economy's chart of its currency.
+    chest = _strokes(_chart_in(page, "grants-offers"))
+    coin_fills = set(re.findall(r'fill(?::|=") ?(#[0-9a-f]{6})', _chart_in(page, "economy-coins")))
+    offered = chest - {"#000000", "#dddddd"}  # the ticks and the grid
+    assert len(offered) == 2 and offered <= coin_fills
+
+
+def _chart_in(page: str, name: str) -> str:
+    found = re.search(rf'<svg aria-label="{name}".*?</svg>', page, flags=re.S)
+    assert found is not None, name
+    return found.group(0)
+
+
+def test_a_comparison_page_shows_its_limits_and_charts_before_its_full_table(report: dict[str, Any]) -> None:
+    """A designer reads the limits, the largest changes and their charts first; every row after them,
+    folded."""
+    richer = play(
+        days=2,
+        population=POPULATION.replace("login_credit = { coins = 20 }", "login_credit = { coins = 60 }"),
+    )
+    compared = comparison([report], [richer], parts())
+    compared["limits"] = [
+        {"limit": "economy.coins.minted < +10%", "relative": 0.5, "broken": True, "why": "changed by +50%"}
+    ]
+    page = to_html(compared)
+    moved, still = by_size(compared["differences"])
+    assert len(moved) > 10 and still
+    at = {
+        name: page.index(mark)
+        for name, mark in (
+            ("limits", '<h2 id="limits">'),
+            ("moved", '<h2 id="moved">'),
+            ("chart", 'data-chart="compare-economy-coins"'),
+            ("full", '<h2 id="differences">'),
+        )
+    }
+    assert list(at) == sorted(at, key=at.__getitem__)
+    # Above the charts, the ten largest changes; the full table below them, folded.
+    largest = page[at["moved"] : at["chart"]]
+    assert largest.count("<tr><td>") + largest.count('<tr class="noise"><td>') == 10
+    full = page[at["full"] :]
+    assert (
+        f"<summary>{len(moved)} rows moved</summary>" in full
+        and f"<summary>{len(still)} rows did not move</summary>" in full
+    )
+    assert page.count("<details", at["full"]) == 2 and "<details" not in page[at["limits"] : at["full"]]
+    # Every chart drawn names a subject whose rows moved, the largest change's first.
+    drawn = re.findall(r'data-chart="compare-(economy|event)-([^"]+)"', page)
+    assert drawn
+    changed = {(r["section"], r["subject"]) for r in moved}
+    sections = {"economy": "economy", "event": "events"}
+    assert all((sections[kind], subject) in changed for kind, subject in drawn)
