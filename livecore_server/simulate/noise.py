@@ -14,7 +14,9 @@ A comparison asks this of every headline number at once, some fifty: at 95% each
 the change cannot touch would be marked by chance in every comparison. So the numbers marked are chosen
 together, by the Benjamini-Hochberg procedure: of the numbers a comparison marks, no more than
 :data:`FALSE_DISCOVERY_RATE` are noise on average, and where nothing changed, nothing is marked but
-once in twenty comparisons.
+once in twenty comparisons. The intervals a comparison shows are at the level that choice holds each
+number to (:func:`level`, Benjamini and Yekutieli's false coverage rate intervals): a number is marked
+exactly when its interval leaves out 0, so the mark and the interval never disagree.
 
 Nothing here knows a report: these are numbers in, numbers out, None where a seed has no such number.
 """
@@ -51,24 +53,35 @@ def t_p_value(t: float, df: int) -> float:
     return min(1.0, max(0.0, 1.0 - within))
 
 
-def p_value(changes: Sequence[float | None]) -> float | None:
-    """The paired two-sided t-test's p-value of the per-seed ``changes`` of a number (other minus base,
-    one per seed): t = mean / (sd / sqrt(n)) on n - 1 degrees of freedom.
-
-    - None (nothing to say) with one seed, where nothing estimates the noise, or where a seed has no such
-      number (None among the changes);
-    - 1 when the mean change is 0: a manifest compared with itself changes nothing on any seed;
-    - 0 when every seed changed it by the same nonzero amount (sd 0: no noise at all)."""
+def t_statistic(changes: Sequence[float | None]) -> float | None:
+    """Student's t of the per-seed ``changes`` of a number: mean / (sd / sqrt(n)), how many standard
+    errors the mean change lies from 0 (signed). None with one seed or a seed without such a number
+    (None among the changes); 0 when the mean change is 0; infinite when every seed changed it by the
+    same nonzero amount (sd 0: no noise at all)."""
     if len(changes) < 2 or any(c is None for c in changes):
         return None
     found = [float(c) for c in changes if c is not None]
     centre = statistics.fmean(found)
     if centre == 0:
-        return 1.0
+        return 0.0
     spread = statistics.stdev(found)
     if spread == 0:
-        return 0.0
-    return t_p_value(centre / (spread / math.sqrt(len(found))), len(found) - 1)
+        return math.copysign(math.inf, centre)
+    return centre / (spread / math.sqrt(len(found)))
+
+
+def p_value(changes: Sequence[float | None]) -> float | None:
+    """The paired two-sided t-test's p-value of the per-seed ``changes`` of a number (other minus base,
+    one per seed): :func:`t_statistic` on n - 1 degrees of freedom.
+
+    - None (nothing to say) with one seed, where nothing estimates the noise, or where a seed has no such
+      number (None among the changes);
+    - 1 when the mean change is 0: a manifest compared with itself changes nothing on any seed;
+    - 0 when every seed changed it by the same nonzero amount (sd 0: no noise at all)."""
+    t = t_statistic(changes)
+    if t is None:
+        return None
+    return 0.0 if math.isinf(t) else t_p_value(t, len(changes) - 1)
 
 
 def t_critical(df: int, level: float = 0.95) -> float:
@@ -96,17 +109,23 @@ def interval(values: Sequence[float | None], level: float = 0.95) -> tuple[float
     return centre - half, centre + half
 
 
-def marked(p_values: Sequence[float | None], rate: float = FALSE_DISCOVERY_RATE) -> list[bool | None]:
-    """Which of a comparison's numbers stand out of the noise, by their ``p_values`` taken together
-    (Benjamini-Hochberg): with the m p-values in rising order, the k smallest are marked, k the largest
-    rank whose p-value is at most k / m * ``rate``. None where a number has no p-value."""
-    present = sorted((p, index) for index, p in enumerate(p_values) if p is not None)
+def _kept(p_values: Sequence[float | None], rate: float) -> tuple[int, int]:
+    """How many of the ``p_values`` Benjamini-Hochberg marks (k), and of how many present (m): with the
+    m p-values in rising order, k is the largest rank whose p-value is at most k / m * ``rate``, and the
+    k marked are those whose p-value is at most k / m * ``rate`` (no other is: its rank would be larger)."""
+    present = sorted(p for p in p_values if p is not None)
     count = len(present)
-    kept = max((rank for rank, (p, _) in enumerate(present, start=1) if p <= rank / count * rate), default=0)
-    out: list[bool | None] = [None if p is None else False for p in p_values]
-    for _, index in present[:kept]:
-        out[index] = True
-    return out
+    kept = max((rank for rank, p in enumerate(present, start=1) if p <= rank / count * rate), default=0)
+    return kept, count
+
+
+def level(p_values: Sequence[float | None], rate: float = FALSE_DISCOVERY_RATE) -> float | None:
+    """The confidence level of a comparison's intervals, 1 - max(k, 1) / m * ``rate`` (k of the m
+    ``p_values`` marked, by :func:`_kept`): the bar a marked p-value passes, so a number's interval at this
+    level, by the same t, leaves out 0 exactly when the number is marked. With none marked, the level
+    is 1 - ``rate`` / m, which no p-value passed. None without a p-value."""
+    kept, count = _kept(p_values, rate)
+    return None if count == 0 else 1 - max(kept, 1) / count * rate
 
 
 def summary(values: Sequence[float | None]) -> dict[str, float | None]:

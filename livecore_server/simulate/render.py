@@ -21,7 +21,7 @@ from typing import Any
 import jinja2
 
 from livecore import names
-from livecore_server.simulate.compare import by_size
+from livecore_server.simulate.compare import by_evidence
 from livecore_server.simulate.gather import parts as built_in
 from livecore_server.simulate.section import Label, ReportPart, Table, labeller
 from livecore_server.simulate.tables import tables_of
@@ -89,10 +89,19 @@ def _signed_pct(value: Any) -> str:
     return ("+" if value > 0 else "") + f"{value * 100:,.1f}%"
 
 
+def _bound_pct(value: Any) -> str:
+    """An interval's end as a change (:func:`_signed_pct`), but one that would read +0.0% or -0.0% to
+    two significant digits (+0.012%): which side of 0 an end lies on is what marks a row."""
+    if value is None or value == 0 or abs(value) >= 0.0005:
+        return _signed_pct(value)
+    return ("+" if value > 0 else "") + f"{value * 100:.2g}%"
+
+
 _TEMPLATES.filters["fmt"] = _fmt
 _TEMPLATES.filters["pct"] = _pct
 _TEMPLATES.filters["signed"] = _signed
 _TEMPLATES.filters["signed_pct"] = _signed_pct
+_TEMPLATES.filters["bound_pct"] = _bound_pct
 
 
 @jinja2.pass_context
@@ -135,12 +144,13 @@ def to_html(
             for p in found
             if p.compare_charts is not None and p.key in base and p.key in other
         }
-        moved, still = by_size(report["differences"])
+        moved, still = by_evidence(report["differences"])
         return template.render(
             report=report,
             compare=True,
             moved=moved,
             still=still,
+            level=next((r["level"] for r in report["differences"] if r["level"] is not None), None),
             base=base,
             other=other,
             charts=shown,

@@ -9,8 +9,8 @@ import statistics
 
 import pytest
 
-from livecore_server.simulate.compare import by_size, paired
-from livecore_server.simulate.noise import interval, marked, p_value, summary, t_critical, t_p_value
+from livecore_server.simulate.compare import by_evidence, paired
+from livecore_server.simulate.noise import interval, level, p_value, summary, t_critical, t_p_value
 from livecore_server.simulate.section import row
 
 
@@ -64,8 +64,15 @@ def test_the_p_value_at_zero_and_far_out() -> None:
         t_p_value(2.0, 0)
 
 
+def marked(p_values: list[float | None]) -> list[bool | None]:
+    """The numbers whose intervals at the comparison's level leave out 0: those whose p-value passes it."""
+    found = level(p_values)
+    return [None if p is None or found is None else p <= 1 - found + 1e-12 for p in p_values]
+
+
 def test_the_numbers_marked_are_chosen_together() -> None:
     # Benjamini-Hochberg at 5% over five numbers: ranks 1-5 are held to 0.01, 0.02, ... 0.05.
+    assert level([0.009, 0.5, 0.019, 0.8, 0.04]) == pytest.approx(1 - 2 / 5 * 0.05)
     assert marked([0.009, 0.5, 0.019, 0.8, 0.04]) == [True, False, True, False, False]
     # The third smallest under its bar (0.03) marks the two smaller ones with it, though 0.025 > 0.02.
     assert marked([0.03, 0.025, 0.009, 0.9, 0.7]) == [True, True, True, False, False]
@@ -73,7 +80,12 @@ def test_the_numbers_marked_are_chosen_together() -> None:
     assert marked([0.04]) == [True]
     assert marked([0.04, *[0.6] * 19]) == [False] * 20
     assert marked([None, 0.001, None]) == [None, True, None]
-    assert marked([]) == []
+    assert marked([]) == [] and level([]) is None and level([None]) is None
+
+
+def test_with_nothing_marked_the_level_is_one_no_p_value_passed() -> None:
+    assert level([0.04, *[0.6] * 19]) == pytest.approx(1 - 0.05 / 20)
+    assert level([0.5]) == pytest.approx(0.95)
 
 
 def test_a_summary_is_over_the_values_present() -> None:
@@ -89,6 +101,9 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         [row("economy", "coins", "minted", 90, 141), row("gifts", "", "sent", 8, 9)],
     ]
     minted, sent = paired(seeds)
+    # One of two p-values passes 1 / 2 * 0.05: the intervals are at 97.5%, Student's t on 2 degrees of
+    # freedom 6.205 standard errors (1 / sqrt(3)) either way.
+    half = t_critical(2, 0.975) / 3**0.5
     assert minted == {
         "section": "economy",
         "subject": "coins",
@@ -98,14 +113,17 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         "change": 51,
         "changes": [50, 52, 51],
         "p": 0.0001281,
-        # Each seed's change as a share of its base, 0.5, 0.4727 and 0.5667: their mean, and its 95%
-        # interval, 4.303 (Student's t on 2 degrees of freedom) standard errors either way.
-        "relative": 0.5131,
-        "ci95": [0.3931, 0.6332],
+        "level": 0.975,
+        "change_interval": [pytest.approx(51 - half, abs=0.01), pytest.approx(51 + half, abs=0.01)],
+        # The mean change as a share of the mean base, and the change's interval as shares of it.
+        "relative": 0.51,
+        "interval": [pytest.approx((51 - half) / 100, abs=1e-4), pytest.approx((51 + half) / 100, abs=1e-4)],
+        "note": None,
         "significant": True,
     }
     assert (sent["change"], sent["changes"], sent["p"], sent["significant"]) == (0, [0, -1, 1], 1.0, False)
-    assert sent["relative"] == pytest.approx(statistics.fmean([0, -1 / 12, 1 / 8]), abs=1e-4)
+    # No change on average is no change, its interval as far either side of 0.
+    assert sent["relative"] == 0 and sent["interval"][0] == -sent["interval"][1] < 0
 
 
 def test_a_row_a_seed_lacks_is_not_judged() -> None:
@@ -117,7 +135,7 @@ def test_a_row_a_seed_lacks_is_not_judged() -> None:
     (rate,) = paired(seeds)
     assert rate["changes"] == [0.2, None, None]
     assert rate["p"] is None and rate["significant"] is None
-    assert rate["relative"] is None and rate["ci95"] is None
+    assert rate["relative"] is None and rate["interval"] is None and rate["change_interval"] is None
     assert (rate["base"], rate["other"], rate["change"]) == (0.51, 0.7, 0.2)
 
 
@@ -128,8 +146,11 @@ def test_one_seed_keeps_its_row_and_says_nothing_of_noise() -> None:
         **alone,
         "changes": [alone["change"]],
         "p": None,
+        "level": None,
+        "change_interval": None,
         "relative": pytest.approx(0.08, abs=1e-4),
-        "ci95": None,
+        "interval": None,
+        "note": None,
         "significant": None,
     }
 
@@ -145,13 +166,37 @@ def test_the_interval_is_students_t_standard_errors_either_way(df: int, t: float
     )
 
 
-def test_a_share_of_a_base_of_zero_or_a_missing_seed_has_no_size() -> None:
+def test_a_base_of_zero_on_a_seed_is_too_small_for_a_share() -> None:
     assert interval([0.1]) is None and interval([0.1, None]) is None
     (grown,) = paired([[row("gifts", "", "sent", 0, 5)], [row("gifts", "", "sent", 2, 6)]])
-    assert grown["change"] == 4.5 and grown["relative"] is None and grown["ci95"] is None
+    assert grown["change"] == 4.5 and grown["note"] == "base too small"
+    assert grown["relative"] is None and grown["interval"] is None
+    # Its change still has an interval, and the same rule marks it or not.
+    low, high = grown["change_interval"]
+    assert low < 4.5 < high and grown["significant"] is (low > 0 or high < 0)
 
 
-def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_not_move() -> None:
+def test_a_row_from_nothing_is_new_and_marked_on_its_change_alone() -> None:
+    seeds = [[row("economy", "gems", "minted", 0, 12)] for _ in range(3)]
+    (new,) = paired(seeds)
+    assert (new["note"], new["relative"], new["interval"]) == ("new", None, None)
+    assert new["change_interval"] == [12, 12] and new["significant"] is True
+
+
+def test_a_non_negative_rows_interval_stops_at_minus_100_percent() -> None:
+    """A fall of 28, 1 and 50 from 30, 2 and 50: the t-interval of the mean change reaches far below
+    the mean base, which no figure that cannot go below 0 can fall by."""
+    pairs = [(30, 2), (2, 1), (50, 0)]
+    (fallen,) = paired([[row("economy", "coins", "sunk", b, o)] for b, o in pairs])
+    assert fallen["change_interval"][0] == pytest.approx(-fallen["base"], abs=0.01)
+    assert fallen["interval"][0] == -1 and fallen["interval"][1] > 0 and fallen["significant"] is False
+    # A figure that is negative on some seed is not bounded.
+    signed = [(30, 2), (2, -1), (50, 0)]
+    (net,) = paired([[row("economy", "coins", "net", b, o)] for b, o in signed])
+    assert net["interval"][0] < -1
+
+
+def test_the_page_lists_the_strongest_evidence_first_and_folds_the_rows_that_did_not_move() -> None:
     seeds = [
         [
             row("gifts", "", "sent", 10, 10),
@@ -166,14 +211,29 @@ def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_no
             row("economy", "coins", "sunk", 40, 22),
         ],
     ]
-    moved, still = by_size(paired(seeds))
-    # -47.5% before +11%; the gems' change from nothing has no share, so it comes after.
+    moved, still = by_evidence(paired(seeds))
+    # +11% with t = 11 before -47.5% with t = 6.1, then the gems' change from nothing, t = 4.
     assert [(r["subject"], r["metric"]) for r in moved] == [
-        ("coins", "sunk"),
         ("coins", "minted"),
+        ("coins", "sunk"),
         ("gems", "minted"),
     ]
     assert [r["metric"] for r in still] == ["sent"]
+
+
+def test_a_large_share_of_a_small_noisy_base_comes_after_a_steady_change() -> None:
+    """A segment's +65% of 30 coins that the seeds disagree on comes after a steady +10% of the chest's
+    purchases, though its share is larger."""
+    seeds = [
+        [
+            row("segments", "casual", "coins sunk per player", b, o),
+            row("offers", "chest", "purchases", 1000, p),
+        ]
+        for b, o, p in [(30, 80, 1100), (28, 20, 1098), (32, 60, 1103), (30, 38, 1099), (30, 49, 1101)]
+    ]
+    moved, _ = by_evidence(paired(seeds))
+    assert [r["subject"] for r in moved] == ["chest", "casual"]
+    assert moved[1]["relative"] > moved[0]["relative"]
 
 
 def test_the_page_lists_the_changes_beyond_noise_before_the_larger_ones_within_it() -> None:
@@ -184,6 +244,30 @@ def test_the_page_lists_the_changes_beyond_noise_before_the_larger_ones_within_i
         [row("economy", "coins", "minted", 100, 110), row("gifts", "", "sent", 10, 20)],
     ]
     compared = paired(seeds)
-    moved, _ = by_size(compared)
+    moved, _ = by_evidence(compared)
     assert [r["significant"] for r in moved] == [True, False]
     assert abs(moved[1]["relative"]) > abs(moved[0]["relative"])
+
+
+def test_a_row_is_marked_exactly_when_its_interval_leaves_out_0() -> None:
+    """Over many rows of noise and a few of change, the mark and the shown interval never disagree."""
+    import random
+
+    draw = random.Random(7)
+    seeds: list[list[dict[str, object]]] = [[] for _ in range(5)]
+    for index in range(60):
+        shift = 8 if index % 10 == 0 else 0
+        for seed in seeds:
+            base = draw.uniform(20, 40)
+            seed.append(
+                row("rows", str(index), "n", round(base, 2), round(base + shift + draw.gauss(0, 3), 2))
+            )
+    found = paired(seeds)
+    assert any(r["significant"] for r in found) and not all(r["significant"] for r in found)
+    for r in found:
+        low, high = r["interval"]
+        assert (
+            r["significant"]
+            is (low > 0 or high < 0)
+            is (r["change_interval"][0] > 0 or r["change_interval"][1] < 0)
+        )
