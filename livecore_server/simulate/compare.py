@@ -6,6 +6,7 @@ over the seeds, or its change over the seeds paired and whether it stands out of
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -127,51 +128,64 @@ def _note(bases: Sequence[float], others: Sequence[float]) -> str | None:
     return SMALL
 
 
-def _bounded(
-    found: tuple[float, float] | None, base: float, non_negative: bool
-) -> tuple[float, float] | None:
+def _bounded(found: tuple[float, float], base: float, non_negative: bool) -> tuple[float, float]:
     """The interval of a row's mean change, its low end raised to -``base`` for a row no seed gives a
     negative number in either configuration: such a figure cannot fall by more than all of it (-100%).
     The raise never moves 0 in or out: it acts only on a low end below -``base`` <= 0."""
-    if found is None or not non_negative:
-        return found
-    return max(found[0], -base), found[1]
+    return (max(found[0], -base), found[1]) if non_negative else found
+
+
+def _estimate(
+    whole: tuple[list[float], list[float]] | None, note: str | None, changes: Sequence[float | None]
+) -> tuple[noise.Estimate | None, bool]:
+    """The test of a row (:mod:`~livecore_server.simulate.noise`), and whether it is on the ratio's
+    scale: the log of the ratio of the means where the row is never below 0 and has a share (no
+    ``note``, the other's mean above 0), else the change itself."""
+    if whole is not None and note is None:
+        ratio = noise.log_ratio(*whole)
+        if ratio is not None:
+            return ratio, True
+    return noise.difference(changes), False
 
 
 def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     """The rows of several seeds' comparisons (:func:`differences`, one list per seed, in the seeds'
     order) as one (docs/simulation.md#several-seeds): ``base``, ``other`` and ``change`` the means over
-    the seeds (``change`` that of the per-seed changes), ``changes`` per seed and ``p`` (the paired
-    t-test's p-value, :func:`noise.p_value`).
+    the seeds (``change`` that of the per-seed changes), ``changes`` per seed, and how big the change is:
+    ``relative``, the mean change as a share of the mean base (0.1 for +10%), where the base is above 0
+    on every seed; else ``note`` says why not (:func:`_note`).
 
-    One rule marks a row and draws its interval: the rows' p-values taken together set the comparison's
-    ``level`` (:func:`noise.level`), ``change_interval`` is the mean change's interval at that level (by
-    the same t, :func:`noise.interval`), and ``significant`` says it leaves out 0. A non-negative row's
-    interval stops at -100% (:func:`_bounded`). All three None with one seed, or where a seed lacks the
-    number.
-
-    How big the change is: ``relative``, the mean change as a share of the mean base (0.1 for +10%), and
-    ``interval``, ``change_interval`` as shares of it, where the base is above 0 on every seed; else
-    ``note`` says why not (:func:`_note`) and the row is marked, or not, on its change alone."""
+    One rule marks a row and draws its interval. Each row is tested (:func:`_estimate`; ``p`` its
+    p-value), the rows' p-values taken together set the comparison's ``level`` (:func:`noise.level`),
+    ``interval`` is the relative change's interval at that level (by the same t) and ``change_interval``
+    the change's, and ``significant`` says they leave out 0. On the ratio's scale the interval is that of
+    the log of the ratio turned back into shares; on the change's it is the change's, as shares of the
+    mean base (none without a share), and stops at -100% for a row never below 0 (:func:`_bounded`).
+    ``p``, ``level``, the intervals and ``significant`` are None with one seed, or where a seed lacks the
+    number."""
     named = _rows_by_key(rows)
-    found = [
-        (key, seeds, noise.p_value([None if r is None else r["change"] for r in seeds]))
-        for key, seeds in named.items()
-    ]
-    level = noise.level([p for _, _, p in found])
-    out: list[Row] = []
-    for (section, subject, metric), seeds, p in found:
+    tested = []
+    for key, seeds in named.items():
         changes = [None if r is None else r["change"] for r in seeds]
         bases = [None if r is None else r["base"] for r in seeds]
         others = [None if r is None else r["other"] for r in seeds]
         whole = _whole(bases, others)
         note = None if whole is None else _note(*whole)
-        mean_base = None if whole is None else statistics.fmean(whole[0])
-        share = None if note is not None else relative(mean_base, _summary(changes)["mean"])
-        within = None
-        if p is not None and level is not None and whole is not None and mean_base is not None:
-            non_negative = all(v >= 0 for v in (*whole[0], *whole[1]))
-            within = _bounded(noise.interval(changes, level), mean_base, non_negative)
+        tested.append((key, changes, bases, others, whole, note, *_estimate(whole, note, changes)))
+    level = noise.level([None if t is None else t.p for *_, t, _ in tested])
+    out: list[Row] = []
+    for (section, subject, metric), changes, bases, others, whole, note, test, on_ratio in tested:
+        base = None if whole is None else statistics.fmean(whole[0])
+        share = None if note is not None else relative(base, _summary(changes)["mean"])
+        shares = within = None
+        if test is not None and level is not None and whole is not None and base is not None:
+            low, high = test.interval(level)
+            if on_ratio:
+                shares = math.expm1(low), math.expm1(high)
+                within = shares[0] * base, shares[1] * base
+            else:
+                within = _bounded((low, high), base, min(*whole[0], *whole[1]) >= 0)
+                shares = None if share is None else (within[0] / base, within[1] / base)
         out.append(
             {
                 "section": section,
@@ -181,13 +195,11 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
                 "other": _summary(others)["mean"],
                 "change": _summary(changes)["mean"],
                 "changes": changes,
-                "p": None if p is None else float(f"{p:.4g}"),
+                "p": None if test is None else float(f"{test.p:.4g}"),
                 "level": None if within is None or level is None else _shown(level),
                 "change_interval": None if within is None else [_shown(v) for v in within],
                 "relative": None if share is None else _shown(share),
-                "interval": None
-                if within is None or share is None or mean_base is None
-                else [_shown(v / mean_base) for v in within],
+                "interval": None if shares is None else [_shown(v) for v in shares],
                 "note": note,
                 "significant": None if within is None else within[0] > 0 or within[1] < 0,
             }
@@ -204,26 +216,18 @@ def _whole(
     return [float(b) for b in bases if b is not None], [float(o) for o in others if o is not None]
 
 
-def evidence(found: Row) -> float:
-    """How far a row's mean change lies from 0 in standard errors (:func:`noise.t_statistic`, its size;
-    infinite for the same nonzero change on every seed): 0 where nothing estimates it (one seed, a seed
-    without the number)."""
-    t = noise.t_statistic(found["changes"])
-    return 0.0 if t is None else abs(t)
-
-
 def by_evidence(rows: Sequence[Row]) -> tuple[list[Row], list[Row]]:
     """A comparison's rows as its page lists them: those that moved, those beyond the seeds' noise first
     (a designer reads what the change did before what chance did), each the strongest evidence first
-    (:func:`evidence`: the seeds agree most on a change, however small), then, where the evidence ties
-    (one seed, which has none; the same change on every seed), the largest relative change first, and
-    those without one the largest change first; and apart those that did not move on any seed."""
+    (the smallest p-value: the most standard errors from no change, however small the change), then,
+    where it ties or there is none (one seed), the largest relative change first, and those without one
+    the largest change first; and apart those that did not move on any seed."""
     moved = [r for r in rows if any(c not in (0, None) for c in r["changes"])]
     still = [r for r in rows if not any(c not in (0, None) for c in r["changes"])]
     moved.sort(
         key=lambda r: (
             r["significant"] is False,
-            -evidence(r),
+            math.inf if r["p"] is None else r["p"],
             r["relative"] is None,
             -abs(r["relative"] or 0),
             -abs(r["change"] or 0),

@@ -9,6 +9,10 @@ Each number is tested by Student's paired t-test, two-sided: each seed plays bot
 of a seed (other minus base) already removes what that seed's players bring, and the changes are what is
 tested (is their mean nonzero?). Its p-value is exact for the whole degrees of freedom a count of seeds
 gives (no scipy), and it holds for few seeds, where a normal approximation would call noise a change.
+A number that is never below 0 and has a share (its base above 0 on every seed, its other above 0 on
+average) is tested on the scale its changes act on, that of multiples (:func:`log_ratio`): the log of
+the ratio of its means, whose interval, turned back into a share, never falls below -100%; any other on
+its change (:func:`difference`).
 
 A comparison asks this of every headline number at once, some fifty: at 95% each, two or three numbers
 the change cannot touch would be marked by chance in every comparison. So the numbers marked are chosen
@@ -26,6 +30,8 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+
+import attrs
 
 #: The share of a comparison's marked numbers that may be noise, on average.
 FALSE_DISCOVERY_RATE = 0.05
@@ -53,35 +59,68 @@ def t_p_value(t: float, df: int) -> float:
     return min(1.0, max(0.0, 1.0 - within))
 
 
-def t_statistic(changes: Sequence[float | None]) -> float | None:
-    """Student's t of the per-seed ``changes`` of a number: mean / (sd / sqrt(n)), how many standard
-    errors the mean change lies from 0 (signed). None with one seed or a seed without such a number
-    (None among the changes); 0 when the mean change is 0; infinite when every seed changed it by the
-    same nonzero amount (sd 0: no noise at all)."""
+@attrs.frozen
+class Estimate:
+    """A number's change over ``n`` seeds on the scale it is tested on: its ``centre`` and the standard
+    error of it, Student's t on n - 1 degrees of freedom."""
+
+    centre: float
+    se: float
+    n: int
+
+    @property
+    def t(self) -> float:
+        """How many standard errors the centre lies from 0: 0 for a centre of 0, infinite for a nonzero
+        one with no noise at all (the same change on every seed)."""
+        if self.centre == 0:
+            return 0.0
+        return math.copysign(math.inf, self.centre) if self.se == 0 else self.centre / self.se
+
+    @property
+    def p(self) -> float:
+        """The two-sided p-value: 1 for a centre of 0, 0 for a nonzero one with no noise."""
+        return 0.0 if math.isinf(self.t) else t_p_value(self.t, self.n - 1)
+
+    def interval(self, level: float = 0.95) -> tuple[float, float]:
+        """The ``level`` confidence interval of the centre: plus or minus ``t_critical * se``. It leaves
+        out 0 exactly when :attr:`p` is below 1 - ``level``."""
+        half = 0.0 if self.se == 0 else t_critical(self.n - 1, level) * self.se
+        return self.centre - half, self.centre + half
+
+
+def difference(changes: Sequence[float | None]) -> Estimate | None:
+    """The mean of the per-seed ``changes`` (other minus base, one per seed) and its standard error,
+    sd / sqrt(n): the paired t-test. None with one seed, where nothing estimates the noise, or where a
+    seed has no such number (None among the changes)."""
     if len(changes) < 2 or any(c is None for c in changes):
         return None
     found = [float(c) for c in changes if c is not None]
-    centre = statistics.fmean(found)
-    if centre == 0:
-        return 0.0
-    spread = statistics.stdev(found)
-    if spread == 0:
-        return math.copysign(math.inf, centre)
-    return centre / (spread / math.sqrt(len(found)))
+    return Estimate(statistics.fmean(found), statistics.stdev(found) / math.sqrt(len(found)), len(found))
+
+
+def log_ratio(bases: Sequence[float], others: Sequence[float]) -> Estimate | None:
+    """log(mean other / mean base) over the seeds and its standard error by the delta method, sd(z) /
+    sqrt(n) with z = other / mean other - base / mean base per seed (paired: what a seed's players bring
+    to both cancels). A change by the same multiple on every seed has no noise; a mean change of 0 is a
+    centre of 0. None with one seed, or unless both means are above 0 and no number is below 0."""
+    if len(bases) < 2 or min(*bases, *others) < 0:
+        return None
+    base, other = statistics.fmean(bases), statistics.fmean(others)
+    if base <= 0 or other <= 0:
+        return None
+    z = [o / other - b / base for b, o in zip(bases, others, strict=True)]
+    return Estimate(math.log(other / base), statistics.stdev(z) / math.sqrt(len(z)), len(z))
 
 
 def p_value(changes: Sequence[float | None]) -> float | None:
-    """The paired two-sided t-test's p-value of the per-seed ``changes`` of a number (other minus base,
-    one per seed): :func:`t_statistic` on n - 1 degrees of freedom.
+    """The paired two-sided t-test's p-value of the per-seed ``changes`` of a number (:func:`difference`):
 
     - None (nothing to say) with one seed, where nothing estimates the noise, or where a seed has no such
       number (None among the changes);
     - 1 when the mean change is 0: a manifest compared with itself changes nothing on any seed;
     - 0 when every seed changed it by the same nonzero amount (sd 0: no noise at all)."""
-    t = t_statistic(changes)
-    if t is None:
-        return None
-    return 0.0 if math.isinf(t) else t_p_value(t, len(changes) - 1)
+    found = difference(changes)
+    return None if found is None else found.p
 
 
 def t_critical(df: int, level: float = 0.95) -> float:
@@ -98,15 +137,10 @@ def t_critical(df: int, level: float = 0.95) -> float:
 
 
 def interval(values: Sequence[float | None], level: float = 0.95) -> tuple[float, float] | None:
-    """The ``level`` confidence interval of the mean of ``values`` (one per seed), by Student's t: mean
-    plus or minus ``t_critical * sd / sqrt(n)``. None with one value, where nothing estimates the noise,
-    or where a seed has no such number."""
-    if len(values) < 2 or any(v is None for v in values):
-        return None
-    found = [float(v) for v in values if v is not None]
-    centre = statistics.fmean(found)
-    half = t_critical(len(found) - 1, level) * statistics.stdev(found) / math.sqrt(len(found))
-    return centre - half, centre + half
+    """The ``level`` confidence interval of the mean of ``values`` (one per seed), by Student's t
+    (:func:`difference`): None with one value, or where a seed has no such number."""
+    found = difference(values)
+    return None if found is None else found.interval(level)
 
 
 def _kept(p_values: Sequence[float | None], rate: float) -> tuple[int, int]:

@@ -5,6 +5,7 @@ several seeds (livecore_server/simulate/compare.py). No season is played here.""
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
@@ -101,9 +102,14 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         [row("economy", "coins", "minted", 90, 141), row("gifts", "", "sent", 8, 9)],
     ]
     minted, sent = paired(seeds)
-    # One of two p-values passes 1 / 2 * 0.05: the intervals are at 97.5%, Student's t on 2 degrees of
-    # freedom 6.205 standard errors (1 / sqrt(3)) either way.
-    half = t_critical(2, 0.975) / 3**0.5
+    # Never below 0, its base above 0: tested on the log of the ratio of the means, 151 / 100, whose
+    # standard error is that of other / 151 - base / 100 over the seeds, by Student's t on 2 degrees of
+    # freedom. One of two p-values passes 1 / 2 * 0.05: the intervals are at 97.5%.
+    z = [o / 151 - b / 100 for b, o in [(100, 150), (110, 162), (90, 141)]]
+    se = statistics.stdev(z) / 3**0.5
+    assert t_p_value(math.log(1.51) / se, 2) == pytest.approx(0.001881, abs=1e-6)
+    half = t_critical(2, 0.975) * se
+    low, high = math.expm1(math.log(1.51) - half), math.expm1(math.log(1.51) + half)
     assert minted == {
         "section": "economy",
         "subject": "coins",
@@ -112,18 +118,19 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         "other": 151,
         "change": 51,
         "changes": [50, 52, 51],
-        "p": 0.0001281,
+        "p": 0.001881,
         "level": 0.975,
-        "change_interval": [pytest.approx(51 - half, abs=0.01), pytest.approx(51 + half, abs=0.01)],
-        # The mean change as a share of the mean base, and the change's interval as shares of it.
+        "change_interval": [pytest.approx(100 * low, abs=0.01), pytest.approx(100 * high, abs=0.01)],
+        # The mean change as a share of the mean base, inside its interval.
         "relative": 0.51,
-        "interval": [pytest.approx((51 - half) / 100, abs=1e-4), pytest.approx((51 + half) / 100, abs=1e-4)],
+        "interval": [pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4)],
         "note": None,
         "significant": True,
     }
     assert (sent["change"], sent["changes"], sent["p"], sent["significant"]) == (0, [0, -1, 1], 1.0, False)
-    # No change on average is no change, its interval as far either side of 0.
-    assert sent["relative"] == 0 and sent["interval"][0] == -sent["interval"][1] < 0
+    # No change on average is no change, whose interval holds 0.
+    assert sent["relative"] == 0 and sent["interval"][0] < 0 < sent["interval"][1]
+    assert 0.51 - minted["interval"][0] < minted["interval"][1] - 0.51  # a multiple's: longer above
 
 
 def test_a_row_a_seed_lacks_is_not_judged() -> None:
@@ -183,16 +190,22 @@ def test_a_row_from_nothing_is_new_and_marked_on_its_change_alone() -> None:
     assert new["change_interval"] == [12, 12] and new["significant"] is True
 
 
-def test_a_non_negative_rows_interval_stops_at_minus_100_percent() -> None:
-    """A fall of 28, 1 and 50 from 30, 2 and 50: the t-interval of the mean change reaches far below
-    the mean base, which no figure that cannot go below 0 can fall by."""
+def test_a_non_negative_rows_interval_never_falls_below_minus_100_percent() -> None:
+    """A fall of 28, 1 and 50 from 30, 2 and 50: on the ratio's scale its interval, turned back into
+    shares, stays above -100%; where the other is 0 on every seed (all of it gone) or the base is 0 on
+    some, the change's interval reaches far below the mean base, and stops there."""
     pairs = [(30, 2), (2, 1), (50, 0)]
     (fallen,) = paired([[row("economy", "coins", "sunk", b, o)] for b, o in pairs])
-    assert fallen["change_interval"][0] == pytest.approx(-fallen["base"], abs=0.01)
-    assert fallen["interval"][0] == -1 and fallen["interval"][1] > 0 and fallen["significant"] is False
+    assert -1 < fallen["interval"][0] < fallen["relative"] < fallen["interval"][1]
+    assert fallen["change_interval"][0] > -fallen["base"]
+    (gone,) = paired([[row("economy", "coins", "sunk", b, 0)] for b in (30, 2, 50)])
+    assert gone["relative"] == -1 and gone["interval"][0] == -1 and gone["interval"][1] > 0
+    assert gone["change_interval"][0] == pytest.approx(-gone["base"], abs=0.01)
+    (rare,) = paired([[row("economy", "coins", "sunk", b, o)] for b, o in [(30, 2), (0, 0), (50, 0)]])
+    assert rare["note"] == "base too small" and rare["relative"] is None and rare["interval"] is None
+    assert rare["change_interval"][0] == pytest.approx(-rare["base"], abs=0.01)
     # A figure that is negative on some seed is not bounded.
-    signed = [(30, 2), (2, -1), (50, 0)]
-    (net,) = paired([[row("economy", "coins", "net", b, o)] for b, o in signed])
+    (net,) = paired([[row("economy", "coins", "net", b, o)] for b, o in [(30, 2), (2, -1), (50, 0)]])
     assert net["interval"][0] < -1
 
 
@@ -212,12 +225,13 @@ def test_the_page_lists_the_strongest_evidence_first_and_folds_the_rows_that_did
         ],
     ]
     moved, still = by_evidence(paired(seeds))
-    # +11% with t = 11 before -47.5% with t = 6.1, then the gems' change from nothing, t = 4.
+    # Halved, by 0.5 and 0.55, before +10% and +12%; then the gems' change from nothing, by 3 and 5.
     assert [(r["subject"], r["metric"]) for r in moved] == [
-        ("coins", "minted"),
         ("coins", "sunk"),
+        ("coins", "minted"),
         ("gems", "minted"),
     ]
+    assert moved[0]["p"] < moved[1]["p"] < moved[2]["p"]
     assert [r["metric"] for r in still] == ["sent"]
 
 
@@ -256,12 +270,11 @@ def test_a_row_is_marked_exactly_when_its_interval_leaves_out_0() -> None:
     draw = random.Random(7)
     seeds: list[list[dict[str, object]]] = [[] for _ in range(5)]
     for index in range(60):
-        shift = 8 if index % 10 == 0 else 0
+        shift = 1.5 if index % 10 == 0 else 1
         for seed in seeds:
             base = draw.uniform(20, 40)
-            seed.append(
-                row("rows", str(index), "n", round(base, 2), round(base + shift + draw.gauss(0, 3), 2))
-            )
+            other = base * shift + draw.gauss(0, 3)
+            seed.append(row("rows", str(index), "n", round(base, 2), round(other, 2)))
     found = paired(seeds)
     assert any(r["significant"] for r in found) and not all(r["significant"] for r in found)
     for r in found:
