@@ -107,9 +107,10 @@ def relative(base: Any, change: Any) -> float | None:
 
 
 def _shown(value: float) -> float:
-    """A share or a bound as a comparison writes it: to 4 significant digits, so that none but 0 is
-    written 0 and the sign of every bound is the one the mark was decided by; whole numbers as integers."""
-    return number(value) if float(value).is_integer() else float(f"{value:.4g}")
+    """A share or a bound as a comparison writes it (:func:`number`), but one between -1 and 1 to 4
+    significant digits: none but 0 is written 0, so the sign of every bound is the one the mark was
+    decided by."""
+    return number(value) if abs(value) >= 1 else float(f"{value:.4g}")
 
 
 #: What a row says in place of a relative change where its base cannot carry one (:func:`_note`).
