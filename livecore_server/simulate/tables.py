@@ -114,11 +114,11 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
 
 
 def limits(judged: Sequence[Mapping[str, Any]]) -> Table:
-    """A row per limit ``--expect`` stated: the limit as written, the row's relative change, whether it
-    was broken and why."""
+    """A row per limit ``--expect`` stated: the limit as written, the row's relative change and its
+    number in the other configuration, whether it was broken and why."""
     return table(
-        [Column("Limit", "text"), "Relative", Column("Broken", "text"), Column("Why", "text")],
-        ([j["limit"], j["relative"], j["broken"], j["why"]] for j in judged),
+        [Column("Limit", "text"), "Relative", "Other", Column("Broken", "text"), Column("Why", "text")],
+        ([j["limit"], j["relative"], j["other"], j["broken"], j["why"]] for j in judged),
     )
 
 
