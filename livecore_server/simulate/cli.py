@@ -78,8 +78,11 @@ from livecore_server.simulate import MOST_SEEDS, shipped
     "expected",
     multiple=True,
     metavar='"SECTION.SUBJECT.METRIC < +10%"',
-    help="With a comparison: a limit on a compared row's relative change (repeatable). The report says which"
-    " limits were broken, and a broken one fails the run (exit 1) once the report is written.",
+    help="With a comparison: a limit on a compared row (repeatable): on its relative change with a bound in"
+    ' percent ("economy.coins.minted < +10%"), on its number in the other configuration with a bound'
+    ' without one ("players..players who left <= 0"). The report says which limits were broken; once it'
+    " is written, a broken one fails the run (exit 1), and one naming no row exits 2 with the row names"
+    " nearest it.",
 )
 @click.option(
     "--start",
@@ -126,9 +129,11 @@ def simulate(
     options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
     the report gives each headline number's spread over them, and a comparison marks which changes stand
     out of the seeds' noise (paired t-tests, the numbers marked chosen together at a 5% false discovery
-    rate). --expect states a limit on a compared row's relative change, "economy.coins.minted < +10%": a
-    broken one fails the run. The same seeds write the same files, byte for byte. docs/simulation.md says
-    what each number means."""
+    rate), each with its interval at the level that choice holds it to: a row is marked exactly when its
+    interval leaves out 0. --expect states a limit on a compared row, "economy.coins.minted < +10%" (its
+    relative change) or "players..players who left <= 0" (its number): a broken one fails the run (exit
+    1), one naming no row exits 2. The same seeds write the same files, byte for byte.
+    docs/simulation.md says what each number means."""
     import time
     from datetime import UTC
 
@@ -258,9 +263,14 @@ def simulate(
         f"wrote {json_path}, {html_path} and each table of the page as CSV beside them:"
         f" {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
     )
+    unnamed = stated.unknown(limits, report["differences"]) if limits else []
+    for line in unnamed:
+        click.echo(f"limit names no row: {line}", err=True)
     broken = [found for found in report.get("limits", ()) if found["broken"]]
     for found in broken:
         click.echo(f"limit broken: {found['limit']}: {found['why']}", err=True)
+    if unnamed:
+        sys.exit(2)
     if broken:
         sys.exit(1)
 

@@ -6,6 +6,7 @@ over the seeds, or its change over the seeds paired and whether it stands out of
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -98,67 +99,136 @@ def spread(reports: Sequence[dict[str, Any]], parts: Sequence[ReportPart]) -> li
 
 
 def relative(base: Any, change: Any) -> float | None:
-    """``change`` as a share of ``base`` (0.1 for +10%): None where either is missing, or the base is 0,
-    where no share says how big a change is."""
-    if base is None or change is None or base == 0:
+    """``change`` as a share of ``base`` (0.1 for +10%): None where either is missing, or the base is not
+    above 0, where no share says how big a change is."""
+    if base is None or change is None or base <= 0:
         return None
     return float(change) / float(base)
 
 
-def _mean_or_none(values: Sequence[float | None]) -> float | None:
-    """The mean of the seeds' shares, to 4 decimals: None unless every seed has one."""
-    if not values or any(v is None for v in values):
+def _shown(value: float) -> float:
+    """A share or a bound as a comparison writes it (:func:`number`), but one between -1 and 1 to 4
+    significant digits: none but 0 is written 0, so the sign of every bound is the one the mark was
+    decided by."""
+    return number(value) if abs(value) >= 1 else float(f"{value:.4g}")
+
+
+#: What a row says in place of a relative change where its base cannot carry one (:func:`_note`).
+NEW, SMALL = "new", "base too small"
+
+
+def _note(bases: Sequence[float], others: Sequence[float]) -> str | None:
+    """Why a row whose numbers every seed has gives no relative change: ``new`` where its base is 0 on
+    every seed and the other configuration has some, ``base too small`` where its base is 0 (or below)
+    on some seed but not all (a figure that did not occur at all on a seed is too rare for a share of
+    it to mean anything). None where the base is above 0 on every seed, or nothing moved from 0."""
+    if all(b > 0 for b in bases):
         return None
-    return number(statistics.fmean(v for v in values if v is not None))
+    if all(b == 0 for b in bases):
+        return NEW if any(o != 0 for o in others) else None
+    return SMALL
+
+
+def _bounded(found: tuple[float, float], base: float, non_negative: bool) -> tuple[float, float]:
+    """The interval of a row's mean change, its low end raised to -``base`` for a row no seed gives a
+    negative number in either configuration: such a figure cannot fall by more than all of it (-100%).
+    The raise never moves 0 in or out: it acts only on a low end below -``base`` <= 0."""
+    return (max(found[0], -base), found[1]) if non_negative else found
+
+
+def _estimate(
+    whole: tuple[list[float], list[float]] | None, note: str | None, changes: Sequence[float | None]
+) -> tuple[noise.Estimate | None, bool]:
+    """The test of a row (:mod:`~livecore_server.simulate.noise`), and whether it is on the ratio's
+    scale: the log of the ratio of the means where the row is never below 0 and has a share (no
+    ``note``, the other's mean above 0), else the change itself."""
+    if whole is not None and note is None:
+        ratio = noise.log_ratio(*whole)
+        if ratio is not None:
+            return ratio, True
+    return noise.difference(changes), False
 
 
 def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
     """The rows of several seeds' comparisons (:func:`differences`, one list per seed, in the seeds'
-    order) as one: ``base``, ``other`` and ``change`` the means over the seeds (``change`` that of the
-    per-seed changes), ``changes`` per seed, ``p`` (the paired t-test's p-value, :func:`noise.p_value`)
-    and ``significant`` (:func:`noise.marked`, the rows' p-values taken together); both None with one
-    seed, or where a seed lacks the number. How big the change is: ``relative``, the mean over the seeds
-    of each seed's change as a share of its base (:func:`relative`, 0.1 for +10%), and ``ci95``, the 95%
-    confidence interval of that mean (:func:`noise.interval`, ``[low, high]``; None with one seed); both
-    None where a seed's base is 0 or missing."""
+    order) as one (docs/simulation.md#several-seeds): ``base``, ``other`` and ``change`` the means over
+    the seeds (``change`` that of the per-seed changes), ``changes`` per seed, and how big the change is:
+    ``relative``, the mean change as a share of the mean base (0.1 for +10%), where the base is above 0
+    on every seed; else ``note`` says why not (:func:`_note`).
+
+    One rule marks a row and draws its interval. Each row is tested (:func:`_estimate`; ``p`` its
+    p-value), the rows' p-values taken together set the comparison's ``level`` (:func:`noise.level`),
+    ``interval`` is the relative change's interval at that level (by the same t) and ``change_interval``
+    the change's, and ``significant`` says they leave out 0. On the ratio's scale the interval is that of
+    the log of the ratio turned back into shares; on the change's it is the change's, as shares of the
+    mean base (none without a share), and stops at -100% for a row never below 0 (:func:`_bounded`).
+    ``p``, ``level``, the intervals and ``significant`` are None with one seed, or where a seed lacks the
+    number."""
     named = _rows_by_key(rows)
-    out: list[Row] = []
-    p_values: list[float | None] = []
-    for (section, subject, metric), seeds in named.items():
+    tested = []
+    for key, seeds in named.items():
         changes = [None if r is None else r["change"] for r in seeds]
-        p = noise.p_value(changes)
-        p_values.append(p)
-        relatives = [None if r is None else relative(r["base"], r["change"]) for r in seeds]
-        ci95 = noise.interval(relatives)
+        bases = [None if r is None else r["base"] for r in seeds]
+        others = [None if r is None else r["other"] for r in seeds]
+        whole = _whole(bases, others)
+        note = None if whole is None else _note(*whole)
+        tested.append((key, changes, bases, others, whole, note, *_estimate(whole, note, changes)))
+    level = noise.level([None if t is None else t.p for *_, t, _ in tested])
+    out: list[Row] = []
+    for (section, subject, metric), changes, bases, others, whole, note, test, on_ratio in tested:
+        base = None if whole is None else statistics.fmean(whole[0])
+        share = None if note is not None else relative(base, _summary(changes)["mean"])
+        shares = within = None
+        if test is not None and level is not None and whole is not None and base is not None:
+            low, high = test.interval(level)
+            if on_ratio:
+                shares = math.expm1(low), math.expm1(high)
+                within = shares[0] * base, shares[1] * base
+            else:
+                within = _bounded((low, high), base, min(*whole[0], *whole[1]) >= 0)
+                shares = None if share is None else (within[0] / base, within[1] / base)
         out.append(
             {
                 "section": section,
                 "subject": subject,
                 "metric": metric,
-                "base": _summary([None if r is None else r["base"] for r in seeds])["mean"],
-                "other": _summary([None if r is None else r["other"] for r in seeds])["mean"],
+                "base": _summary(bases)["mean"],
+                "other": _summary(others)["mean"],
                 "change": _summary(changes)["mean"],
                 "changes": changes,
-                "p": None if p is None else float(f"{p:.4g}"),
-                "relative": _mean_or_none(relatives),
-                "ci95": None if ci95 is None else [number(ci95[0]), number(ci95[1])],
+                "p": None if test is None else float(f"{test.p:.4g}"),
+                "level": None if within is None or level is None else _shown(level),
+                "change_interval": None if within is None else [_shown(v) for v in within],
+                "relative": None if share is None else _shown(share),
+                "interval": None if shares is None else [_shown(v) for v in shares],
+                "note": note,
+                "significant": None if within is None else within[0] > 0 or within[1] < 0,
             }
         )
-    for found, significant in zip(out, noise.marked(p_values), strict=True):
-        found["significant"] = significant
     return out
 
 
-def by_size(rows: Sequence[Row]) -> tuple[list[Row], list[Row]]:
+def _whole(
+    bases: Sequence[float | None], others: Sequence[float | None]
+) -> tuple[list[float], list[float]] | None:
+    """A row's base and other numbers on every seed, or None where a seed lacks one."""
+    if any(v is None for v in (*bases, *others)):
+        return None
+    return [float(b) for b in bases if b is not None], [float(o) for o in others if o is not None]
+
+
+def by_evidence(rows: Sequence[Row]) -> tuple[list[Row], list[Row]]:
     """A comparison's rows as its page lists them: those that moved, those beyond the seeds' noise first
-    (a designer reads what the change did before what chance did), each the largest relative change
-    first (then those without one, the largest change first), and apart those that did not move on any
-    seed."""
+    (a designer reads what the change did before what chance did), each the strongest evidence first
+    (the smallest p-value: the most standard errors from no change, however small the change), then,
+    where it ties or there is none (one seed), the largest relative change first, and those without one
+    the largest change first; and apart those that did not move on any seed."""
     moved = [r for r in rows if any(c not in (0, None) for c in r["changes"])]
     still = [r for r in rows if not any(c not in (0, None) for c in r["changes"])]
     moved.sort(
         key=lambda r: (
             r["significant"] is False,
+            math.inf if r["p"] is None else r["p"],
             r["relative"] is None,
             -abs(r["relative"] or 0),
             -abs(r["change"] or 0),

@@ -1,11 +1,16 @@
 """A designer's limits on a comparison (``simulate --compare OTHER --expect "economy.coins.minted < +10%"``,
 docs/simulation.md#limits): each names a compared row, ``section.subject.metric`` (the subject may be
-empty: ``gifts..sent``), and bounds its relative change (the row's ``relative``, the seeds' mean share of
-the base). A limit is broken when the change passes its bound, and also when the comparison has no such row
-or no relative change for it (a base of 0 on some seed): a limit that cannot be judged is not kept."""
+empty: ``gifts..sent``), and bounds either its relative change (a bound in percent: the row's
+``relative``, the mean change as a share of the mean base) or its number in the other configuration (a
+bound without one: the row's ``other``, the mean over the seeds; ``players..players who left <= 0``).
+
+A limit is broken when the figure passes its bound, and also when the row has no such figure (a
+relative limit on a row whose base is 0 on a seed): a limit that cannot be judged is not kept. A limit
+naming no row of the comparison is not broken but wrong (:func:`unknown`): it names the rows nearest."""
 
 from __future__ import annotations
 
+import difflib
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -13,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from livecore_server.simulate.compare import NEW, SMALL
 from livecore_server.simulate.section import number
 
 _OPERATORS: dict[str, Callable[[float, float], bool]] = {
@@ -21,15 +27,18 @@ _OPERATORS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
     ">": operator.gt,
 }
+#: Why a row has no relative change, by its ``note``.
+_NO_SHARE = {NEW: "its base is 0 on every seed", SMALL: "its base is 0 on some seed"}
 _LIMIT = re.compile(
     r"(?P<section>[^.\s]+)\.(?P<subject>[^.]*)\.(?P<metric>.+?)\s*(?P<op><=|>=|<|>)\s*"
-    r"(?P<bound>[+-]?\d+(?:\.\d+)?)%"
+    r"(?P<bound>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(?P<percent>%?)"
 )
 
 
 @attrs.frozen
 class Limit:
-    """``section.subject.metric OP BOUND%`` as written (``text``), its bound a share (0.1 for +10%)."""
+    """``section.subject.metric OP BOUND`` as written (``text``): a relative limit (``BOUND%``, its bound
+    a share, 0.1 for +10%) or an absolute one (``relative`` False, its bound a number of the row)."""
 
     text: str
     section: str
@@ -37,9 +46,14 @@ class Limit:
     metric: str
     op: str
     bound: float
+    relative: bool = True
 
-    def keeps(self, relative: float) -> bool:
-        return _OPERATORS[self.op](relative, self.bound)
+    @property
+    def name(self) -> str:
+        return f"{self.section}.{self.subject}.{self.metric}"
+
+    def keeps(self, value: float) -> bool:
+        return _OPERATORS[self.op](value, self.bound)
 
 
 def parse(text: str) -> Limit:
@@ -48,35 +62,63 @@ def parse(text: str) -> Limit:
     if found is None:
         raise ValueError(
             f"{text!r} is not a limit: write section.subject.metric, one of < <= > >=, and a change in"
-            ' percent, as in "economy.coins.minted < +10%"'
+            ' percent or a number, as in "economy.coins.minted < +10%" or "players..players who left <= 0"'
         )
+    relative = bool(found["percent"])
     return Limit(
         text=text.strip(),
         section=found["section"],
         subject=found["subject"],
         metric=found["metric"].strip(),
         op=found["op"],
-        bound=float(found["bound"]) / 100,
+        bound=float(found["bound"]) / 100 if relative else float(found["bound"]),
+        relative=relative,
     )
 
 
+def _name(row: Mapping[str, Any]) -> str:
+    return f"{row['section']}.{row['subject']}.{row['metric']}"
+
+
+def _nearest(name: str, names: Sequence[str]) -> str:
+    """Why no row is ``name``, with the row ``names`` nearest it (difflib), if any is near."""
+    near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    return f"no row is named {name}" + (f": did you mean {' or '.join(near)}?" if near else "")
+
+
+def unknown(limits: Sequence[Limit], rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A line for each limit naming no row of the comparison, with the row names nearest it, as in
+    ``economy.coin.minted < +10%: no row is named economy.coin.minted: did you mean
+    economy.coins.minted?``."""
+    names = [_name(r) for r in rows]
+    return [f"{limit.text}: {_nearest(limit.name, names)}" for limit in limits if limit.name not in names]
+
+
 def judged(limits: Sequence[Limit], rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Each limit against the comparison's ``rows``: ``limit`` (as written), ``relative`` (the row's, or
-    None), ``broken``, and ``why`` a broken one is (None for a kept one)."""
-    by_name = {(r["section"], r["subject"], r["metric"]): r for r in rows}
+    """Each limit against the comparison's ``rows``: ``limit`` (as written), ``relative`` and ``other``
+    (the row's, or None), ``broken``, and ``why`` a broken one is (None for a kept one)."""
+    by_name = {_name(r): r for r in rows}
     out = []
     for limit in limits:
-        row = by_name.get((limit.section, limit.subject, limit.metric))
+        row = by_name.get(limit.name)
         relative = None if row is None else row.get("relative")
+        other = None if row is None else row.get("other")
+        value = relative if limit.relative else other
         if row is None:
-            why: str | None = "the comparison has no such row"
-        elif relative is None:
-            why = "no relative change: its base is 0 or missing on a seed"
-        elif not limit.keeps(relative):
-            why = f"changed by {_percent(relative)}"
+            why: str | None = _nearest(limit.name, list(by_name))
+        elif value is None and limit.relative:
+            why = (
+                f"no relative change: {_NO_SHARE.get(row.get('note') or '', 'its base is missing on a seed')}"
+            )
+        elif value is None:
+            why = "no number in the other configuration on some seed"
+        elif not limit.keeps(value):
+            why = f"changed by {_percent(value)}" if limit.relative else f"is {number(value)}"
         else:
             why = None
-        out.append({"limit": limit.text, "relative": relative, "broken": why is not None, "why": why})
+        out.append(
+            {"limit": limit.text, "relative": relative, "other": other, "broken": why is not None, "why": why}
+        )
     return out
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import jinja2
 
 from livecore import names
-from livecore_server.simulate.compare import by_size
+from livecore_server.simulate.compare import by_evidence
 from livecore_server.simulate.gather import parts as built_in
 from livecore_server.simulate.section import Label, ReportPart, Row, Table, labeller
 from livecore_server.simulate.tables import tables_of
@@ -89,10 +89,19 @@ def _signed_pct(value: Any) -> str:
     return ("+" if value > 0 else "") + f"{value * 100:,.1f}%"
 
 
+def _bound_pct(value: Any) -> str:
+    """An interval's end as a change (:func:`_signed_pct`), but one that would read +0.0% or -0.0% to
+    two significant digits (+0.012%): which side of 0 an end lies on is what marks a row."""
+    if value is None or value == 0 or abs(value) >= 0.0005:
+        return _signed_pct(value)
+    return ("+" if value > 0 else "") + f"{value * 100:.2g}%"
+
+
 _TEMPLATES.filters["fmt"] = _fmt
 _TEMPLATES.filters["pct"] = _pct
 _TEMPLATES.filters["signed"] = _signed
 _TEMPLATES.filters["signed_pct"] = _signed_pct
+_TEMPLATES.filters["bound_pct"] = _bound_pct
 
 
 @jinja2.pass_context
@@ -132,7 +141,7 @@ def to_html(
     template = _TEMPLATES.get_template("report.html")
     if report.get("compare"):
         base, other = report["base"], report["other"]
-        moved, still = by_size(report["differences"])
+        moved, still = by_evidence(report["differences"])
         with charts.page():
             drawn = {
                 p.key: p.compare_charts(base[p.key], other[p.key], label)
@@ -146,6 +155,7 @@ def to_html(
             moved=moved,
             still=still,
             largest=moved[:LARGEST],
+            level=next((r["level"] for r in report["differences"] if r["level"] is not None), None),
             base=base,
             other=other,
             charts=shown,
@@ -171,15 +181,15 @@ def to_html(
     )
 
 
-#: The rows of a comparison its page lists first, above its charts: the largest changes.
+#: The rows of a comparison its page lists first, above its charts: the first that moved, by evidence.
 LARGEST = 10
 
 
 def _of_moved(
     drawn: Mapping[str, Any], moved: Sequence[Row], rows: Sequence[Row]
 ) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """A comparison's charts of the subjects whose rows moved, in the order of their largest change
-    (:func:`~livecore_server.simulate.compare.by_size`), and by section the subjects whose rows all
+    """A comparison's charts of the subjects whose rows moved, in the order of their rows
+    (:func:`~livecore_server.simulate.compare.by_evidence`), and by section the subjects whose rows all
     stayed, left undrawn. A chart of a subject no row names is kept, after the others."""
     rank: dict[tuple[str, str], int] = {}
     for i, r in enumerate(moved):

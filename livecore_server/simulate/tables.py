@@ -73,13 +73,16 @@ _FIGURE = (Column("Section", "text"), Column("Subject", "text"), Column("Metric"
 
 
 def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
-    """A row per headline figure of a comparison: base, other, the change and its share of the base; over
-    several ``seeds``, the change of each seed, the 95% confidence interval of the share, the p-value and
-    whether it is beyond the seeds' noise."""
+    """A row per headline figure of a comparison: base, other, the change and its share of the base (or
+    why it has none); over several ``seeds``, the change of each seed, the level of the comparison's
+    intervals, the interval of the share and of the change, the p-value and whether it is beyond the
+    seeds' noise (its interval leaves out 0)."""
     per_seed = [f"Change, seed {seed}" for seed in seeds or ()]
-    columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", "Relative", *per_seed]
+    columns: list[Column | str] = [*_FIGURE, "Base", "Other", "Change", "Relative", Column("Note", "text")]
+    columns += per_seed
     if seeds:
-        columns += ["CI95 low", "CI95 high", "p", Column("Significant", "text")]
+        columns += ["Level", "Interval low", "Interval high", "Change low", "Change high", "p"]
+        columns.append(Column("Significant", "text"))
     return table(
         columns,
         (
@@ -91,8 +94,19 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
                 r["other"],
                 r["change"],
                 r["relative"],
+                r["note"],
                 *(r["changes"] if seeds else ()),
-                *([*(r["ci95"] or (None, None)), r["p"], r["significant"]] if seeds else ()),
+                *(
+                    [
+                        r["level"],
+                        *(r["interval"] or (None, None)),
+                        *(r["change_interval"] or (None, None)),
+                        r["p"],
+                        r["significant"],
+                    ]
+                    if seeds
+                    else ()
+                ),
             ]
             for r in rows
         ),
@@ -100,11 +114,11 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
 
 
 def limits(judged: Sequence[Mapping[str, Any]]) -> Table:
-    """A row per limit ``--expect`` stated: the limit as written, the row's relative change, whether it
-    was broken and why."""
+    """A row per limit ``--expect`` stated: the limit as written, the row's relative change and its
+    number in the other configuration, whether it was broken and why."""
     return table(
-        [Column("Limit", "text"), "Relative", Column("Broken", "text"), Column("Why", "text")],
-        ([j["limit"], j["relative"], j["broken"], j["why"]] for j in judged),
+        [Column("Limit", "text"), "Relative", "Other", Column("Broken", "text"), Column("Why", "text")],
+        ([j["limit"], j["relative"], j["other"], j["broken"], j["why"]] for j in judged),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from livecore_server.economy.report import compare as economy_rows
-from livecore_server.simulate.compare import by_size, paired
+from livecore_server.simulate.compare import by_evidence, paired
 from livecore_server.simulate.gather import segment_rows
 from livecore_server.simulate.limits import parse
 from livecore_server.simulate.section import row
@@ -146,8 +146,8 @@ def test_a_row_named_after_a_source_moves_when_only_that_source_changes(richer: 
     gifts = rows["economy", "coins", "minted by gifts"]
     assert all(c > 10_000 for c in completions["changes"])
     # Only the time trial's completions pay coins: fifty times as much is 49 times more, on every seed.
-    assert completions["relative"] == 49 and completions["ci95"] == [49, 49]
-    assert gifts["changes"] == [0, 0, 0] and gifts["relative"] == 0 and gifts["ci95"] == [0, 0]
+    assert completions["relative"] == 49 and completions["interval"] == [49, 49]
+    assert gifts["changes"] == [0, 0, 0] and gifts["relative"] == 0 and gifts["interval"] == [0, 0]
     assert gifts["significant"] is False
     assert [(j["limit"], j["broken"]) for j in found["limits"]] == [
         ("economy.coins.minted by gifts < +10%", False),
@@ -188,19 +188,25 @@ def test_the_new_rows_are_written_with_their_relative_change_and_interval(richer
     for r in rows:
         cells = written[r["section"], r["subject"], r["metric"]]
         assert cells["Relative"] == ("" if r["relative"] is None else json.dumps(r["relative"]))
-        low = "" if r["ci95"] is None else json.dumps(r["ci95"][0])
-        assert cells["CI95 low"] == low and cells["p"] == ("" if r["p"] is None else json.dumps(r["p"]))
+        low = "" if r["interval"] is None else json.dumps(r["interval"][0])
+        assert cells["Interval low"] == low and cells["p"] == ("" if r["p"] is None else json.dumps(r["p"]))
 
 
 def test_the_new_rows_that_did_not_move_are_folded_and_the_others_sorted(richer: Path) -> None:
     rows = report(richer, "rich")["differences"]
-    moved, still = by_size(rows)
-    # Those beyond the seeds' noise first; of the others, the completions' 49-fold change is the largest
-    # relative change of the comparison.
+    moved, still = by_evidence(rows)
+    # Those beyond the seeds' noise first, the strongest evidence first: the completions' coins, 50 times
+    # as many on every seed, a change with no noise at all.
     marked = [r["significant"] for r in moved]
     assert marked == sorted(marked, reverse=True)
-    rest = [(r["section"], r["subject"], r["metric"]) for r in moved if not r["significant"]]
-    assert rest[0] == ("economy", "coins", "minted by completions")
+    assert (moved[0]["section"], moved[0]["subject"], moved[0]["metric"]) == (
+        "economy",
+        "coins",
+        "minted by completions",
+    )
+    assert moved[0]["p"] == 0 and moved[0]["significant"] is True
+    noted = [r["p"] for r in moved if r["significant"]]
+    assert noted == sorted(noted)
     assert ("economy", "coins", "minted by gifts") in [
         (r["section"], r["subject"], r["metric"]) for r in still
     ]

@@ -5,12 +5,13 @@ several seeds (livecore_server/simulate/compare.py). No season is played here.""
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
 
-from livecore_server.simulate.compare import by_size, paired
-from livecore_server.simulate.noise import interval, marked, p_value, summary, t_critical, t_p_value
+from livecore_server.simulate.compare import by_evidence, paired
+from livecore_server.simulate.noise import interval, level, p_value, summary, t_critical, t_p_value
 from livecore_server.simulate.section import row
 
 
@@ -64,8 +65,15 @@ def test_the_p_value_at_zero_and_far_out() -> None:
         t_p_value(2.0, 0)
 
 
+def marked(p_values: list[float | None]) -> list[bool | None]:
+    """The numbers whose intervals at the comparison's level leave out 0: those whose p-value passes it."""
+    found = level(p_values)
+    return [None if p is None or found is None else p <= 1 - found + 1e-12 for p in p_values]
+
+
 def test_the_numbers_marked_are_chosen_together() -> None:
     # Benjamini-Hochberg at 5% over five numbers: ranks 1-5 are held to 0.01, 0.02, ... 0.05.
+    assert level([0.009, 0.5, 0.019, 0.8, 0.04]) == pytest.approx(1 - 2 / 5 * 0.05)
     assert marked([0.009, 0.5, 0.019, 0.8, 0.04]) == [True, False, True, False, False]
     # The third smallest under its bar (0.03) marks the two smaller ones with it, though 0.025 > 0.02.
     assert marked([0.03, 0.025, 0.009, 0.9, 0.7]) == [True, True, True, False, False]
@@ -73,7 +81,12 @@ def test_the_numbers_marked_are_chosen_together() -> None:
     assert marked([0.04]) == [True]
     assert marked([0.04, *[0.6] * 19]) == [False] * 20
     assert marked([None, 0.001, None]) == [None, True, None]
-    assert marked([]) == []
+    assert marked([]) == [] and level([]) is None and level([None]) is None
+
+
+def test_with_nothing_marked_the_level_is_one_no_p_value_passed() -> None:
+    assert level([0.04, *[0.6] * 19]) == pytest.approx(1 - 0.05 / 20)
+    assert level([0.5]) == pytest.approx(0.95)
 
 
 def test_a_summary_is_over_the_values_present() -> None:
@@ -89,6 +102,14 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         [row("economy", "coins", "minted", 90, 141), row("gifts", "", "sent", 8, 9)],
     ]
     minted, sent = paired(seeds)
+    # Never below 0, its base above 0: tested on the log of the ratio of the means, 151 / 100, whose
+    # standard error is that of other / 151 - base / 100 over the seeds, by Student's t on 2 degrees of
+    # freedom. One of two p-values passes 1 / 2 * 0.05: the intervals are at 97.5%.
+    z = [o / 151 - b / 100 for b, o in [(100, 150), (110, 162), (90, 141)]]
+    se = statistics.stdev(z) / 3**0.5
+    assert t_p_value(math.log(1.51) / se, 2) == pytest.approx(0.001881, abs=1e-6)
+    half = t_critical(2, 0.975) * se
+    low, high = math.expm1(math.log(1.51) - half), math.expm1(math.log(1.51) + half)
     assert minted == {
         "section": "economy",
         "subject": "coins",
@@ -97,15 +118,19 @@ def test_rows_over_seeds_are_paired_by_name() -> None:
         "other": 151,
         "change": 51,
         "changes": [50, 52, 51],
-        "p": 0.0001281,
-        # Each seed's change as a share of its base, 0.5, 0.4727 and 0.5667: their mean, and its 95%
-        # interval, 4.303 (Student's t on 2 degrees of freedom) standard errors either way.
-        "relative": 0.5131,
-        "ci95": [0.3931, 0.6332],
+        "p": 0.001881,
+        "level": 0.975,
+        "change_interval": [pytest.approx(100 * low, abs=0.01), pytest.approx(100 * high, abs=0.01)],
+        # The mean change as a share of the mean base, inside its interval.
+        "relative": 0.51,
+        "interval": [pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4)],
+        "note": None,
         "significant": True,
     }
     assert (sent["change"], sent["changes"], sent["p"], sent["significant"]) == (0, [0, -1, 1], 1.0, False)
-    assert sent["relative"] == pytest.approx(statistics.fmean([0, -1 / 12, 1 / 8]), abs=1e-4)
+    # No change on average is no change, whose interval holds 0.
+    assert sent["relative"] == 0 and sent["interval"][0] < 0 < sent["interval"][1]
+    assert 0.51 - minted["interval"][0] < minted["interval"][1] - 0.51  # a multiple's: longer above
 
 
 def test_a_row_a_seed_lacks_is_not_judged() -> None:
@@ -117,7 +142,7 @@ def test_a_row_a_seed_lacks_is_not_judged() -> None:
     (rate,) = paired(seeds)
     assert rate["changes"] == [0.2, None, None]
     assert rate["p"] is None and rate["significant"] is None
-    assert rate["relative"] is None and rate["ci95"] is None
+    assert rate["relative"] is None and rate["interval"] is None and rate["change_interval"] is None
     assert (rate["base"], rate["other"], rate["change"]) == (0.51, 0.7, 0.2)
 
 
@@ -128,8 +153,11 @@ def test_one_seed_keeps_its_row_and_says_nothing_of_noise() -> None:
         **alone,
         "changes": [alone["change"]],
         "p": None,
+        "level": None,
+        "change_interval": None,
         "relative": pytest.approx(0.08, abs=1e-4),
-        "ci95": None,
+        "interval": None,
+        "note": None,
         "significant": None,
     }
 
@@ -145,13 +173,43 @@ def test_the_interval_is_students_t_standard_errors_either_way(df: int, t: float
     )
 
 
-def test_a_share_of_a_base_of_zero_or_a_missing_seed_has_no_size() -> None:
+def test_a_base_of_zero_on_a_seed_is_too_small_for_a_share() -> None:
     assert interval([0.1]) is None and interval([0.1, None]) is None
     (grown,) = paired([[row("gifts", "", "sent", 0, 5)], [row("gifts", "", "sent", 2, 6)]])
-    assert grown["change"] == 4.5 and grown["relative"] is None and grown["ci95"] is None
+    assert grown["change"] == 4.5 and grown["note"] == "base too small"
+    assert grown["relative"] is None and grown["interval"] is None
+    # Its change still has an interval, and the same rule marks it or not.
+    low, high = grown["change_interval"]
+    assert low < 4.5 < high and grown["significant"] is (low > 0 or high < 0)
 
 
-def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_not_move() -> None:
+def test_a_row_from_nothing_is_new_and_marked_on_its_change_alone() -> None:
+    seeds = [[row("economy", "gems", "minted", 0, 12)] for _ in range(3)]
+    (new,) = paired(seeds)
+    assert (new["note"], new["relative"], new["interval"]) == ("new", None, None)
+    assert new["change_interval"] == [12, 12] and new["significant"] is True
+
+
+def test_a_non_negative_rows_interval_never_falls_below_minus_100_percent() -> None:
+    """A fall of 28, 1 and 50 from 30, 2 and 50: on the ratio's scale its interval, turned back into
+    shares, stays above -100%; where the other is 0 on every seed (all of it gone) or the base is 0 on
+    some, the change's interval reaches far below the mean base, and stops there."""
+    pairs = [(30, 2), (2, 1), (50, 0)]
+    (fallen,) = paired([[row("economy", "coins", "sunk", b, o)] for b, o in pairs])
+    assert -1 < fallen["interval"][0] < fallen["relative"] < fallen["interval"][1]
+    assert fallen["change_interval"][0] > -fallen["base"]
+    (gone,) = paired([[row("economy", "coins", "sunk", b, 0)] for b in (30, 2, 50)])
+    assert gone["relative"] == -1 and gone["interval"][0] == -1 and gone["interval"][1] > 0
+    assert gone["change_interval"][0] == pytest.approx(-gone["base"], abs=0.01)
+    (rare,) = paired([[row("economy", "coins", "sunk", b, o)] for b, o in [(30, 2), (0, 0), (50, 0)]])
+    assert rare["note"] == "base too small" and rare["relative"] is None and rare["interval"] is None
+    assert rare["change_interval"][0] == pytest.approx(-rare["base"], abs=0.01)
+    # A figure that is negative on some seed is not bounded.
+    (net,) = paired([[row("economy", "coins", "net", b, o)] for b, o in [(30, 2), (2, -1), (50, 0)]])
+    assert net["interval"][0] < -1
+
+
+def test_the_page_lists_the_strongest_evidence_first_and_folds_the_rows_that_did_not_move() -> None:
     seeds = [
         [
             row("gifts", "", "sent", 10, 10),
@@ -166,14 +224,30 @@ def test_the_page_lists_the_largest_changes_first_and_folds_the_rows_that_did_no
             row("economy", "coins", "sunk", 40, 22),
         ],
     ]
-    moved, still = by_size(paired(seeds))
-    # -47.5% before +11%; the gems' change from nothing has no share, so it comes after.
+    moved, still = by_evidence(paired(seeds))
+    # Halved, by 0.5 and 0.55, before +10% and +12%; then the gems' change from nothing, by 3 and 5.
     assert [(r["subject"], r["metric"]) for r in moved] == [
         ("coins", "sunk"),
         ("coins", "minted"),
         ("gems", "minted"),
     ]
+    assert moved[0]["p"] < moved[1]["p"] < moved[2]["p"]
     assert [r["metric"] for r in still] == ["sent"]
+
+
+def test_a_large_share_of_a_small_noisy_base_comes_after_a_steady_change() -> None:
+    """A segment's +65% of 30 coins that the seeds disagree on comes after a steady +10% of the chest's
+    purchases, though its share is larger."""
+    seeds = [
+        [
+            row("segments", "casual", "coins sunk per player", b, o),
+            row("offers", "chest", "purchases", 1000, p),
+        ]
+        for b, o, p in [(30, 80, 1100), (28, 20, 1098), (32, 60, 1103), (30, 38, 1099), (30, 49, 1101)]
+    ]
+    moved, _ = by_evidence(paired(seeds))
+    assert [r["subject"] for r in moved] == ["chest", "casual"]
+    assert moved[1]["relative"] > moved[0]["relative"]
 
 
 def test_the_page_lists_the_changes_beyond_noise_before_the_larger_ones_within_it() -> None:
@@ -184,6 +258,29 @@ def test_the_page_lists_the_changes_beyond_noise_before_the_larger_ones_within_i
         [row("economy", "coins", "minted", 100, 110), row("gifts", "", "sent", 10, 20)],
     ]
     compared = paired(seeds)
-    moved, _ = by_size(compared)
+    moved, _ = by_evidence(compared)
     assert [r["significant"] for r in moved] == [True, False]
     assert abs(moved[1]["relative"]) > abs(moved[0]["relative"])
+
+
+def test_a_row_is_marked_exactly_when_its_interval_leaves_out_0() -> None:
+    """Over many rows of noise and a few of change, the mark and the shown interval never disagree."""
+    import random
+
+    draw = random.Random(7)
+    seeds: list[list[dict[str, object]]] = [[] for _ in range(5)]
+    for index in range(60):
+        shift = 1.5 if index % 10 == 0 else 1
+        for seed in seeds:
+            base = draw.uniform(20, 40)
+            other = base * shift + draw.gauss(0, 3)
+            seed.append(row("rows", str(index), "n", round(base, 2), round(other, 2)))
+    found = paired(seeds)
+    assert any(r["significant"] for r in found) and not all(r["significant"] for r in found)
+    for r in found:
+        low, high = r["interval"]
+        assert (
+            r["significant"]
+            is (low > 0 or high < 0)
+            is (r["change_interval"][0] > 0 or r["change_interval"][1] < 0)
+        )

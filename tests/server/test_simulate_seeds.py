@@ -132,7 +132,7 @@ def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
     assert minted["p"] < 0.001
     assert minted["other"] - minted["base"] == pytest.approx(minted["change"], abs=1e-3)
     # How big: fifty times the coins of a completion, a multiple of the base, its interval above 0.
-    low, high = minted["ci95"]
+    low, high = minted["interval"]
     assert 0 < low < minted["relative"] < high
     # What the coins cannot touch is not marked.
     assert rows["economy", "gems", "minted"]["significant"] is False
@@ -145,7 +145,7 @@ def test_fifty_times_the_completion_coins_stands_out(tmp_path: Path) -> None:
     coins = written["economy", "coins", "minted"]
     assert coins["Significant"] == "true" and coins["Change, seed 9"] == json.dumps(minted["changes"][0])
     assert coins["p"] == json.dumps(minted["p"])
-    assert coins["Relative"] == json.dumps(minted["relative"]) and coins["CI95 low"] == json.dumps(low)
+    assert coins["Relative"] == json.dumps(minted["relative"]) and coins["Interval low"] == json.dumps(low)
 
 
 def test_a_comparison_of_one_seed_says_nothing_of_noise(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_a_comparison_of_one_seed_says_nothing_of_noise(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = report(tmp_path, "one")["differences"]
     assert all(r["significant"] is None and r["changes"] == [r["change"]] for r in rows)
-    assert all(r["ci95"] is None for r in rows)
+    assert all(r["interval"] is None and r["change_interval"] is None for r in rows)
     sized = [r for r in rows if r["base"] and r["change"] is not None]
     assert sized and all(r["relative"] == pytest.approx(r["change"] / r["base"], abs=1e-3) for r in sized)
     page = (tmp_path / "one" / "report.html").read_text()
