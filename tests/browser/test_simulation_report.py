@@ -178,7 +178,7 @@ def test_a_comparison_renders_both_side_by_side(browser: Any, tmp_path: Path) ->
     tops = [opened.page.locator(h).bounding_box() for h in ("#moved", "#economy", "#differences")]
     assert all(t is not None for t in tops)
     assert [t["y"] for t in tops if t is not None] == sorted(t["y"] for t in tops if t is not None)
-    # The threshold moved the event's rows: its chart is drawn (a chart of a subject with no row moved is not).
+    # The threshold moved the event's rows: its chart is drawn (a subject with no row moved has none).
     assert "compare-event-sprint" in charts_drawn(opened)
     assert opened.errors == [] and opened.fetched == []
 

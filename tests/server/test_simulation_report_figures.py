@@ -19,7 +19,7 @@ from livecore_server.economy.report import NET, charts, held_by_tenth, moved, so
 from livecore_server.economy.report import tables as economy_tables
 from livecore_server.live_events.report import MANY_WINDOWS, per_day
 from livecore_server.live_events.report import charts as event_charts
-from livecore_server.simulate.compare import by_size, comparison
+from livecore_server.simulate.compare import by_evidence, comparison
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
 from livecore_server.simulate.section import labeller
@@ -499,10 +499,16 @@ def test_a_comparison_page_shows_its_limits_and_charts_before_its_full_table(rep
     )
     compared = comparison([report], [richer], parts())
     compared["limits"] = [
-        {"limit": "economy.coins.minted < +10%", "relative": 0.5, "broken": True, "why": "changed by +50%"}
+        {
+            "limit": "economy.coins.minted < +10%",
+            "relative": 0.5,
+            "other": 30.0,
+            "broken": True,
+            "why": "changed by +50%",
+        }
     ]
     page = to_html(compared)
-    moved, still = by_size(compared["differences"])
+    moved, still = by_evidence(compared["differences"])
     assert len(moved) > 10 and still
     at = {
         name: page.index(mark)
