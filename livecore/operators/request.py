@@ -5,17 +5,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from livecore.api.route import Route
+from livecore.api.admin import AdminRequest
 from livecore.operators.rules import Operator
-from livecore.roles import Member
 
 if TYPE_CHECKING:
     from livecore.area import Area
-    from livecore.commands import Runtime
-    from livecore.scope import Scope
 
 BodyT = TypeVar("BodyT", covariant=True)
 QueryT = TypeVar("QueryT", covariant=True)
@@ -29,30 +25,14 @@ class Served(Protocol):
     def areas(self) -> tuple[Area, ...]: ...
 
 
-class OperatorRequest(Protocol[BodyT, QueryT]):
-    """One operator request: ``OperatorRequest[ManualGrantRequest, EnvQuery]`` for a route whose body is a
-    ``ManualGrantRequest`` and whose query an ``EnvQuery`` (``tests/server/test_bindings.py`` checks the
-    declarations against the routes)."""
+class OperatorRequest(AdminRequest[BodyT, QueryT], Protocol[BodyT, QueryT]):
+    """One operator request: an admin request (:class:`livecore.api.admin.AdminRequest`) with the areas
+    the service serves and the client's address, for the audit entry. ``OperatorRequest[ManualGrantRequest,
+    EnvQuery]`` for a route whose body is a ``ManualGrantRequest`` and whose query an ``EnvQuery``
+    (``tests/server/test_bindings.py`` checks the declarations against the routes)."""
 
     @property
-    def route(self) -> Route: ...
-    @property
-    def rt(self) -> Runtime: ...
-    @property
-    def scope(self) -> Scope: ...
-    @property
-    def params(self) -> Mapping[str, str]: ...
-    @property
-    def body(self) -> BodyT: ...
-    @property
-    def query(self) -> QueryT: ...
-    @property
-    def external_id(self) -> str: ...
-    @property
     def services(self) -> Served: ...
-    # The member acting: admitted before the handler runs.
-    @property
-    def operator(self) -> Member | None: ...
     # The client's address, for the audit entry.
     @property
     def remote(self) -> str | None: ...
