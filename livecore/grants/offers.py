@@ -46,6 +46,8 @@ PRICE_RESPONSE = Rate("price_response", 0.0, bounds=(0.0, 10.0))
 WEALTH_RESPONSE = Rate("wealth_response", 0.0, bounds=(0.0, 10.0))
 #: The reason of an offer's debit, before its key: the report's sink of the offer.
 REASON = OFFER
+#: The setback of a player who wanted an offer and held less than its price.
+UNAFFORDABLE = "offer_unaffordable"
 _PRICE = (1, 10**12)
 
 
@@ -264,7 +266,7 @@ class Shop:
             balance = held.amount if held is not None else 0
             if balance < offer.price:
                 if draw < wanted:
-                    play.set_back(member)
+                    play.set_back(member, UNAFFORDABLE)
             elif draw < min(1.0, wanted * (balance / offer.price) ** segment.rate(WEALTH_RESPONSE)):
                 self._sell(member, offer, kind)
 
@@ -289,4 +291,4 @@ class Shop:
             play.rewarded(member)
 
 
-__all__ = ["OFFERS", "PRICE_RESPONSE", "REASON", "WEALTH_RESPONSE", "Offer", "Shop", "grant_kind"]
+__all__ = ["OFFERS", "PRICE_RESPONSE", "REASON", "UNAFFORDABLE", "WEALTH_RESPONSE", "Offer", "Shop", "grant_kind"]

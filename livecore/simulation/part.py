@@ -158,6 +158,11 @@ class Member(Protocol):
         """From 0 (worst) to 1 (best), drawn from its segment's ``score`` as the player is made."""
         ...
 
+    @property
+    def installed(self) -> int:
+        """The day of the season it installed the game (0 the first): its install cohort."""
+        ...
+
 
 class Play(Protocol):
     """A season being played, as a part's driver uses it."""
@@ -196,10 +201,12 @@ class Play(Protocol):
         by its segment's ``reward_return`` (:mod:`livecore.simulation.behaviour`)."""
         ...
 
-    def set_back(self, member: Member) -> None:
-        """The member met a setback the season does not see itself (an offer it could not afford; a
-        refusal of its session's actions is one already): it comes back less, by its segment's
-        ``setback_return``."""
+    def set_back(self, member: Member, reason: str) -> None:
+        """The member met a setback of the economy (an offer it could not afford, an entry cost it could
+        not pay, a match it lost): it comes back less, by its segment's ``setback_return``. ``reason``
+        names it on the report (``offer_unaffordable``); a member who leaves the game leaves for the
+        reason of its last setback (:mod:`livecore.simulation.behaviour`). A refusal of an action is
+        not a setback: a player does not try what its own state says is refused."""
         ...
 
     def member_of(self, player_id: str) -> Member | None:

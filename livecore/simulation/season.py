@@ -78,17 +78,36 @@ class _Member:
     """One simulated player: what the areas' drivers see of it, the last day it played, and how it comes
     back (:mod:`~livecore.simulation.behaviour`: its ``returning`` level, and whether it has left)."""
 
-    __slots__ = ("handle", "index", "last_day", "left", "returning", "segment", "sessions", "skill")
+    __slots__ = (
+        "days_played",
+        "handle",
+        "index",
+        "installed",
+        "last_day",
+        "left",
+        "left_for",
+        "returning",
+        "segment",
+        "sessions",
+        "setback",
+        "skill",
+    )
 
-    def __init__(self, index: int, handle: SimPlayer, segment: Segment, skill: float) -> None:
+    def __init__(
+        self, index: int, handle: SimPlayer, segment: Segment, skill: float, installed: int = 0
+    ) -> None:
         self.index = index
         self.handle = handle
         self.segment = segment
         self.skill = skill
+        self.installed = installed
         self.last_day = -1
         self.sessions = 0
+        self.days_played: list[int] = []
         self.returning = 1.0
         self.left = False
+        self.setback: str | None = None  # the reason of its last setback
+        self.left_for: str | None = None  # the reason it left the game for
 
 
 class Season:
@@ -142,6 +161,8 @@ class Season:
         self.start = sim.now()
         self.settings = sim.game.settings
         self.refusals: dict[str, int] = {}
+        #: The setbacks the players met, by reason (``offer_unaffordable``).
+        self.setbacks: dict[str, int] = {}
         self.segment_of: dict[str, str] = {}
         #: How many members played each day played (a session or more).
         self.players_by_day: list[int] = []
@@ -339,8 +360,6 @@ class Season:
         except LivecoreAPIError as refused:
             name = f"{action}:{refused.code}"
             self.refusals[name] = self.refusals.get(name, 0) + 1
-            if self._playing is not None:
-                self.set_back(self._playing)
             return None
 
     def rewarded(self, member: Member) -> None:
@@ -348,10 +367,13 @@ class Season:
         found = self._members[member.index]
         found.returning = behaviour.rewarded(found.returning, found.segment.rate(behaviour.REWARD_RETURN))
 
-    def set_back(self, member: Member) -> None:
-        """The member met a setback: it comes back less (its segment's ``setback_return``)."""
+    def set_back(self, member: Member, reason: str) -> None:
+        """The member met a setback of the economy, named by ``reason``: it comes back less (its segment's
+        ``setback_return``), and :attr:`setbacks` counts it."""
         found = self._members[member.index]
         found.returning = behaviour.set_back(found.returning, found.segment.rate(behaviour.SETBACK_RETURN))
+        found.setback = reason
+        self.setbacks[reason] = self.setbacks.get(reason, 0) + 1
 
     @property
     def left(self) -> int:
@@ -446,6 +468,7 @@ class Season:
                 driver.first_session(member)
         if member.last_day < day:
             member.last_day = day
+            member.days_played.append(day)
             self.players_by_day[day] += 1
             for driver in steps["studio_day"]:
                 driver.studio_day(member)
