@@ -291,4 +291,13 @@ class Shop:
             play.rewarded(member)
 
 
-__all__ = ["OFFERS", "PRICE_RESPONSE", "REASON", "UNAFFORDABLE", "WEALTH_RESPONSE", "Offer", "Shop", "grant_kind"]
+__all__ = [
+    "OFFERS",
+    "PRICE_RESPONSE",
+    "REASON",
+    "UNAFFORDABLE",
+    "WEALTH_RESPONSE",
+    "Offer",
+    "Shop",
+    "grant_kind",
+]
