@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: A season of more than this many days groups its install cohorts by week.
+COHORT_DAYS = 14
 #: The percentiles a report gives of a distribution.
 PERCENTILES = (10, 50, 90, 99)
 
@@ -102,6 +104,20 @@ class Gathering:
     def day(self, when: datetime) -> int:
         """The season's day of ``when`` (1 the first), within the season."""
         return min(self.days, max(1, int((when - self.start) / timedelta(days=1)) + 1))
+
+    @property
+    def by_week(self) -> bool:
+        """Whether the install cohorts are weeks (a season of more than two weeks) rather than days."""
+        return self.days > COHORT_DAYS
+
+    def cohort(self, installed: int) -> str:
+        """The install cohort of a player who installed on that day of the season (0 the first):
+        ``day 3``, or ``week 2`` in a season of more than :data:`COHORT_DAYS` days."""
+        return f"week {installed // 7 + 1}" if self.by_week else f"day {installed + 1}"
+
+    def cohorts(self) -> list[str]:
+        """Every install cohort of the season, in order."""
+        return list(dict.fromkeys(self.cohort(day) for day in range(self.days)))
 
     def memo(self, name: str, make: Callable[[], T]) -> T:
         """``make()``, made once per reading of the store: a fact several parts read (the game's grants, by

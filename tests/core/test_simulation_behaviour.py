@@ -98,6 +98,93 @@ def test_a_member_below_churn_below_as_its_day_ends_leaves_and_plays_no_more() -
     assert sum(m.sessions for m in played.members[1:]) > 0
 
 
+# --- installs and the return curve -------------------------------------------------------------------
+
+
+def test_the_return_curve_passes_through_its_two_days_and_falls_by_a_power_law() -> None:
+    d1, d7 = 0.45, 0.2
+    assert behaviour.return_chance(1, d1, d7) == pytest.approx(d1)
+    assert behaviour.return_chance(7, d1, d7) == pytest.approx(d7)
+    d30 = behaviour.return_chance(30, d1, d7)
+    assert 0 < d30 < d7
+    # A power law: the chance falls by the same factor each time the days since install multiply by 7.
+    assert behaviour.return_chance(49, d1, d7) == pytest.approx(d7 * d7 / d1)
+    assert behaviour.return_chance(30, 0.5, 0.5) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ("return_d1 = 0.4\n", "is required with return_d1"),
+        ("return_d7 = 0.2\n", "needs return_d1"),
+        ("return_d1 = 0.2\nreturn_d7 = 0.4\n", "must be at most return_d1"),
+    ],
+)
+def test_a_return_curve_is_set_by_both_its_days_and_falls(fields: str, problem: str) -> None:
+    with pytest.raises(PopulationError) as refused:
+        parse_population(POPULATION.replace("[segments.keen]\n", f"[segments.keen]\n{fields}"))
+    assert problem in refused.value.problems["segments.keen.return_d7"]
+
+
+def test_players_install_evenly_over_their_segments_first_days() -> None:
+    fields = {"installs_over": 4, "return_d1": 0.5, "return_d7": 0.2}
+    _, played = season(with_fields(POPULATION, **fields), players=200, days=5)
+    installed = [m.installed for m in played.members]
+    assert set(installed) == {0, 1, 2, 3}
+    assert all(30 <= installed.count(day) <= 70 for day in range(4))
+    # A player with a return curve plays first on its install day, never before.
+    assert all(m.days_played[0] == m.installed for m in played.members)
+
+
+def test_installs_spread_over_the_season_at_most() -> None:
+    assert behaviour.installed_on(0.99, 14, 3) == 2
+    assert behaviour.installed_on(0.99, 0, 3) == 0
+    assert behaviour.installed_on(0.5, 1, 3) == 0
+
+
+def test_players_with_a_return_curve_come_back_less_as_days_since_install_pass() -> None:
+    curve = with_fields(POPULATION, return_d1=0.6, return_d7=0.15)
+    _, played = season(curve, players=200, days=8)
+    back = [sum(day in m.days_played for m in played.members) for day in range(8)]
+    assert back[0] == 200  # every player installed on the first day, and played on it
+    assert 0.48 * 200 < back[1] < 0.72 * 200
+    assert back[7] < back[3] < back[1]
+    assert 0.06 * 200 < back[7] < 0.25 * 200
+
+
+def test_the_level_multiplies_the_return_chance_on_the_same_draws() -> None:
+    curve = with_fields(POPULATION, return_d1=0.6, return_d7=0.15)
+    _, rewarded = season(with_fields(curve, reward_return=0.3, setback_return=0.0001), days=6)
+    _, plain = season(with_fields(curve, reward_return=0.0001, setback_return=0.0001), days=6)
+    assert sessions(rewarded) > sessions(plain)
+
+
+def test_a_setback_is_counted_by_its_reason_with_the_players_who_met_it() -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    played = Season(sim, parse_population(with_fields(POPULATION, setback_return=0.2)), players=4, days=1)
+    played.play()
+    first, second = played.members[:2]
+    played.set_back(first, "offer_unaffordable")
+    played.set_back(first, "offer_unaffordable")
+    played.set_back(second, "lost_match")
+    assert played.setbacks == {"offer_unaffordable": 2, "lost_match": 1}
+    assert first.met == {"offer_unaffordable"} and first.setback == "offer_unaffordable"
+    assert first.returning < second.returning < 1
+
+
+def test_a_member_who_leaves_leaves_for_its_last_setback() -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    population = with_fields(POPULATION, setback_return=0.3, churn_below=0.5)
+    played = Season(sim, parse_population(population), players=20, days=3, seed=5)
+    played.play(days=1)
+    leaving = played.members[0]
+    played.set_back(leaving, "lost_match")
+    played.set_back(leaving, "offer_unaffordable")
+    played.play()
+    assert leaving.left and leaving.left_for == "offer_unaffordable"
+    assert played.left_for == {"offer_unaffordable": 1}
+
+
 def test_a_refusal_in_a_session_is_not_a_setback() -> None:
     """What the service refuses is counted as a refusal, not as a setback of the economy: the simulator's
     own attempts must not send players away."""
