@@ -42,11 +42,13 @@ Figures = Mapping[str, Mapping[str, float | None]]
 @attrs.frozen
 class Column:
     """A column of a :class:`Table`: its heading, and how the page shows its values: ``number``
-    (thousands separated), ``share`` (0.25 as 25.0%), ``text`` (as it is, left-aligned) or ``source`` (a
-    source kind, as the report calls it). The CSV file writes each value plainly."""
+    (thousands separated), ``share`` (0.25 as 25.0%), ``money`` (an amount of money, thousands separated
+    and to the cent, 1,234.50, or under a dime to two significant digits, 0.0042), ``text`` (as it is,
+    left-aligned) or ``source`` (a source kind, as the report calls it). The CSV file writes each value
+    plainly."""
 
     heading: str
-    kind: Literal["number", "share", "text", "source"] = "number"
+    kind: Literal["number", "share", "money", "text", "source"] = "number"
 
 
 @attrs.frozen
@@ -179,9 +181,10 @@ class ReportPart:
 
     - ``key``: its section's key in the report (None: a part with labels only), and ``gather``, the
       section's plain data (dicts, lists, numbers and strings, in a fixed order) read from a
-      :class:`Gathering`; ``place``: where the section stands, the report's parts ordered by it (the
-      built-in ones from 10 to 80, so a studio's, at 100 by default, comes after them) and then as their
-      areas are registered;
+      :class:`Gathering`, or None where the part has nothing to say (the revenue of a season in which
+      nobody paid): the report then has no such section, and the part's ``compare`` is given None for it;
+      ``place``: where the section stands, the report's parts ordered by it (the built-in ones from 5 to
+      85, so a studio's, at 100 by default, comes after them) and then as their areas are registered;
     - ``warnings``: the warnings its section's numbers call for (:func:`warning`), given the section,
       the game's settings and what each source kind is called; ``refusal_warnings``: those the season's
       refusals (``{"<action>:<code>": times}``) call for, after every section's;

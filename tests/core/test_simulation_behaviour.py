@@ -9,8 +9,10 @@ import pytest
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import Reason
 from livecore.grants.memory import GrantTables
-from livecore.grants.offers import OFFERS, Offer
+from livecore.grants.offers import OFFERS, UNAFFORDABLE, Offer
 from livecore.grants.rules import GrantKind
+from livecore.purchases.memory import PurchaseTables
+from livecore.purchases.rules import ValidationStatus
 from livecore.simulation import Simulation, behaviour
 from livecore.simulation.population import (
     Population,
@@ -312,3 +314,109 @@ def test_a_player_who_wants_an_offer_it_cannot_afford_is_set_back_and_buys_nothi
     sim, played = season(with_fields(POPULATION, setback_return=0.05) + dear, days=1)
     assert not [e for e in sim.store.tables_of(EconomyTables).entries if e.note == "offer:chest"]
     assert all(member.returning < 1 for member in played.members if member.sessions)
+
+
+# --- offers for real money -----------------------------------------------------------------------------
+
+MONEY = """
+[studio.offers.gem-pack]
+money = { USD = 4.99 }
+gives = [{ type = "currency", key = "gems", amount = 100 }]
+buy = 0.2
+"""
+GEMS = 'gives = [{ type = "currency", key = "gems", amount = 100 }]'
+
+
+def test_an_offer_for_real_money_is_parsed_in_minor_units_written_back_in_major_ones_and_read_again() -> None:
+    population = parse_population(POPULATION + MONEY.replace("buy = 0.2", "buy = 0.2\nreference = 5.99"))
+    [offer] = population.table(OFFERS).values()
+    assert offer == Offer(
+        key="gem-pack", currency="USD", price=499, gives=offer.gives, buy=0.2, reference=599, money=True
+    )
+    written = write_population(population)
+    assert "money = { USD = 4.99 }" in written and "reference = 5.99" in written
+    assert parse_population(written).table(OFFERS) == population.table(OFFERS)
+
+
+@pytest.mark.parametrize(
+    ("money", "minor"), [("{ JPY = 500 }", 500), ("{ KWD = 1.25 }", 1250), ("{ EUR = 5 }", 500)]
+)
+def test_an_amount_of_real_money_takes_its_currency_s_minor_unit(money: str, minor: int) -> None:
+    population = parse_population(MONEY.replace("{ USD = 4.99 }", money))
+    [offer] = population.table(OFFERS).values()
+    assert offer.price == minor
+    assert parse_population(write_population(population)).table(OFFERS) == population.table(OFFERS)
+
+
+@pytest.mark.parametrize(
+    ("offer", "path", "problem"),
+    [
+        (f"price = {{ coins = 20 }}\nmoney = {{ USD = 1 }}\n{GEMS}\nbuy = 0.5", "money", "in place of price"),
+        (f"{GEMS}\nbuy = 0.5", "price", "is required (or money"),
+        (f"money = {{ USD = 1, EUR = 1 }}\n{GEMS}\nbuy = 0.5", "money", "must name one currency"),
+        (f"money = {{ usd = 4.99 }}\n{GEMS}\nbuy = 0.5", "money.usd", "3 upper-case letters"),
+        (f"money = {{ USD = 4.999 }}\n{GEMS}\nbuy = 0.5", "money.USD", "to 2 decimals at most"),
+        (f"money = {{ USD = 0 }}\n{GEMS}\nbuy = 0.5", "money.USD", "above 0"),
+        (f"money = {{ JPY = 1.5 }}\n{GEMS}\nbuy = 0.5", "money.JPY", "a whole amount of JPY"),
+        (f'money = {{ USD = "4.99" }}\n{GEMS}\nbuy = 0.5', "money.USD", "above 0"),
+        (f"money = {{ USD = 4.99 }}\n{GEMS}\nbuy = 0.5\nreference = 4.991", "reference", "to 2 decimals"),
+    ],
+)
+def test_a_malformed_offer_for_real_money_is_refused_naming_its_field(
+    offer: str, path: str, problem: str
+) -> None:
+    with pytest.raises(PopulationError) as refused:
+        parse_population(f"[studio.offers.gem-pack]\n{offer}\n")
+    assert problem in refused.value.problems[f"studio.offers.gem-pack.{path}"]
+
+
+def test_an_offer_for_a_currency_the_manifest_has_no_exchange_rate_for_is_refused() -> None:
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    with pytest.raises(PopulationError) as refused:
+        check_population(parse_population(MONEY.replace("USD", "EUR")), sim.game.settings)
+    assert "no exchange rate" in refused.value.problems["studio.offers.gem-pack.money.EUR"]
+    check_population(parse_population(MONEY), sim.game.settings)  # USD needs none
+
+
+def test_a_compared_offer_for_real_money_is_priced_against_the_base_in_the_same_currency() -> None:
+    cheaper = parse_population(MONEY.replace("4.99", "3.99"))
+    assert cheaper.against(parse_population(MONEY)).table(OFFERS)["gem-pack"].reference == 499
+    in_coins = parse_population(MONEY.replace("money = { USD = 4.99 }", "price = { gems = 499 }"))
+    assert cheaper.against(in_coins).table(OFFERS)["gem-pack"].reference is None
+
+
+def test_a_sale_for_real_money_is_tracked_by_the_client_verified_by_the_backend_then_granted() -> None:
+    sim, played = season(POPULATION + MONEY, days=2)
+    bought = list(sim.store.tables_of(PurchaseTables).purchases.values())
+    assert bought and all(
+        (p.store, p.product_id, p.amount_minor, p.currency) == ("simulated", "gem-pack", 499, "USD")
+        and p.validation_status is ValidationStatus.VERIFIED
+        for p in bought
+    )
+    assert len({p.transaction_id for p in bought}) == len(bought)
+    made = [
+        g for g in sim.store.tables_of(GrantTables).grants.values() if g.source_ref_id == "offer:gem-pack"
+    ]
+    assert len(made) == len(bought) and all(g.kind is GrantKind.REWARD for g in made)
+    # No currency is debited for it; its revenue is the service's, in US cents.
+    assert not [e for e in sim.store.tables_of(EconomyTables).entries if e.note == "offer:gem-pack"]
+    revenue = sim.server.purchases.revenue_summary(from_=MONDAY, to=sim.now())
+    assert revenue.gross_amount_minor == 499 * len(bought)
+    assert revenue.paying_players == len({p.player_id for p in bought})
+    assert all(played.member_of(p.player_id) is not None for p in bought)
+
+
+def test_an_offer_for_real_money_is_bought_whatever_the_balance_and_sets_nobody_back() -> None:
+    sure = MONEY.replace("buy = 0.2", "buy = 1")
+    sim, played = season(with_fields(POPULATION, setback_return=0.05, wealth_response=2) + sure, days=1)
+    assert len(sim.store.tables_of(PurchaseTables).purchases) == sessions(played)
+    assert UNAFFORDABLE not in played.setbacks
+
+
+def test_an_offer_for_real_money_draws_once_a_session_as_an_offer_for_a_currency_does() -> None:
+    """Two populations of one seed stay aligned whatever their offers are priced in."""
+    never = MONEY.replace("buy = 0.2", "buy = 0")
+    sim_a, in_money = season(POPULATION + never)
+    sim_b, in_gems = season(POPULATION + never.replace("money = { USD = 4.99 }", "price = { gems = 1 }"))
+    assert sessions(in_money) == sessions(in_gems)
+    assert [(e.kind, e.data) for e in sim_a.webhooks] == [(e.kind, e.data) for e in sim_b.webhooks]
