@@ -173,3 +173,13 @@ friends = 3
 login_credit = { coins = 20 }
 crates = { chest = 0.5 }
 """
+
+
+#: The fields of installs over the season and of a return curve (docs/simulation.md#the-behaviour-model).
+CURVE = ("installs_over", "return_d1", "return_d7")
+
+
+def steady(population: str) -> str:
+    """``population`` without installs or return curves: its players all there from the start and coming
+    back every day, a game's steady players (what a population fitted from history plays)."""
+    return "".join(line for line in population.splitlines(keepends=True) if not line.startswith(CURVE))

@@ -24,10 +24,10 @@ it verified, then grants what it gives as above; its revenue is then on the repo
 A session visits the shop after its events: for each offer, in the file's order, one draw decides. The
 chance to buy is ``buy``, times ``(reference / price) ** price_response`` (a cheaper offer sells more), times
 ``(balance / price) ** wealth_response`` (a player holding many prices' worth buys more), at most 1. A
-player who would buy at ``buy`` times the price response but holds less than the price cannot: that is a
-setback (:mod:`livecore.simulation.behaviour`). An offer for real money has no balance to answer to: its
-chance is ``buy`` times the price response, and nobody is set back for want of money. A purchase is a
-reward.
+player who wants it (by ``buy``, whatever the price) but holds less than the price cannot buy it: that is a
+setback (:mod:`livecore.simulation.behaviour`), so a dearer offer sets more players back. An offer for
+real money has no balance to answer to: its chance is ``buy`` times the price response, and nobody is set
+back for want of money. A purchase is a reward.
 
 ``reference`` left out is the offer's price; in a comparison of two populations it is the base
 population's price of the same offer (in the same currency), so a price changed in one line is measured
@@ -380,11 +380,13 @@ class Shop:
 
     def _buys(self, member: Member, offer: Offer, wanted: float, draw: float) -> bool:
         """Whether the session's draw buys an offer for a currency, by the wealth response on the
-        player's balance; a player who would buy but holds less than the price is set back."""
+        player's balance; a player who wants it (its ``buy``, whatever the price: a dearer offer leaves
+        more players who want it short of it, not fewer who want it) and holds less than the price is
+        set back."""
         held = self.holdings.get((member.handle.id, offer.currency))
         balance = held.amount if held is not None else 0
         if balance < offer.price:
-            if draw < wanted:
+            if draw < offer.buy:
                 self.play.set_back(member, UNAFFORDABLE)
             return False
         richer = float((balance / offer.price) ** member.segment.rate(WEALTH_RESPONSE))

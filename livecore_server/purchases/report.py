@@ -38,9 +38,6 @@ from livecore_server.simulate.section import (
     table,
 )
 
-#: A season longer than this many days groups its install cohorts by week, a shorter one by day.
-COHORT_DAYS = 14
-
 
 def purchases_of(at: Gathering) -> list[Purchase]:
     """The purchases the season's players made in the played game, read once per report."""
@@ -146,22 +143,13 @@ def _by_day(at: Gathering, purchases: Iterable[Purchase]) -> list[int]:
     return days
 
 
-def cohort_of(days: int) -> tuple[str, Callable[[int], int]]:
-    """How a season of ``days`` days groups its players by install: ``day`` or ``week``, and the
-    cohort's number (1 the first) of a player's install day (0 the season's first)."""
-    if days > COHORT_DAYS:
-        return "week", lambda installed: installed // 7 + 1
-    return "day", lambda installed: installed + 1
-
-
 def _cohorts(at: Gathering, players: Iterable[_Player], paid: dict[str, int]) -> dict[str, Any]:
-    unit, number_of = cohort_of(at.days)
-    grouped: dict[int, list[_Player]] = {}
-    for player in players:
-        grouped.setdefault(number_of(player.installed), []).append(player)
+    grouped: dict[str, list[_Player]] = {}
+    for player in sorted(players, key=lambda p: p.installed):
+        grouped.setdefault(at.cohort(player.installed), []).append(player)
     return {
-        "by": unit,
-        "cohorts": [{"cohort": n, **_tally(grouped[n], paid)} for n in sorted(grouped)],
+        "by": "week" if at.by_week else "day",
+        "cohorts": [{"cohort": name, **_tally(group, paid)} for name, group in grouped.items()],
     }
 
 
@@ -252,7 +240,7 @@ def tables(section: dict[str, Any]) -> dict[str, Table]:
             ],
             [
                 [
-                    f"{unit} {c['cohort']}",
+                    c["cohort"],
                     c["players"],
                     c["payers"],
                     c["payer_conversion"],

@@ -14,9 +14,11 @@ from click.testing import CliRunner, Result
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest_text
 from livecore_server.simulate import shipped
+from tests.season_support import steady
 
 DEMO = demo_manifest_text()
-POPULATION = Path(shipped.resolve("demo", shipped.POPULATIONS)).read_text(encoding="utf-8")
+#: The demo's population, its players there from the start: twice the sessions a day is twice the sessions.
+POPULATION = steady(Path(shipped.resolve("demo", shipped.POPULATIONS)).read_text(encoding="utf-8"))
 #: The demo's population, each segment playing twice as many sessions a day.
 KEENER = (
     POPULATION.replace("sessions_per_day = 3 ", "sessions_per_day = 6 ")

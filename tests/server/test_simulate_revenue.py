@@ -19,10 +19,10 @@ from livecore.simulation import Simulation
 from livecore.simulation.population import parse_population
 from livecore.simulation.season import Season
 from livecore_server.cli import main
-from livecore_server.purchases.report import cohort_of
 from livecore_server.simulate.compare import differences
 from livecore_server.simulate.gather import gather, parts
 from livecore_server.simulate.render import to_html
+from livecore_server.simulate.section import Gathering
 from livecore_server.simulate.tables import tables_of
 from tests.season_support import MONDAY, POPULATION, SEASON
 
@@ -104,16 +104,30 @@ def test_revenue_by_install_cohort_groups_players_by_the_day_they_installed(
     _, report = paid
     cohorts = report["revenue"]["cohorts"]
     assert cohorts["by"] == "day"
-    assert [(c["cohort"], c["players"]) for c in cohorts["cohorts"]] == [(1, 57), (2, 2), (3, 1)]
+    assert [(c["cohort"], c["players"]) for c in cohorts["cohorts"]] == [
+        ("day 1", 57),
+        ("day 2", 2),
+        ("day 3", 1),
+    ]
     assert sum(c["revenue_cents"] for c in cohorts["cohorts"]) == report["revenue"]["revenue_cents"]
     first = cohorts["cohorts"][0]
     assert first["ltv_cents"] == round(first["revenue_cents"] / 57, 4)
 
 
-def test_a_season_longer_than_a_fortnight_groups_its_cohorts_by_week() -> None:
-    assert cohort_of(14)[0] == "day" and cohort_of(14)[1](13) == 14
-    unit, week = cohort_of(15)
-    assert unit == "week" and [week(d) for d in (0, 6, 7, 14)] == [1, 1, 2, 3]
+def test_a_season_longer_than_a_fortnight_groups_its_cohorts_by_week(
+    paid: tuple[Season, dict[str, Any]],
+) -> None:
+    season, _ = paid
+    short = Gathering(season.sim, season, parts())
+    assert not short.by_week and short.cohort(2) == "day 3"
+    short.days = 15
+    assert short.by_week and [short.cohort(d) for d in (0, 6, 7, 14)] == [
+        "week 1",
+        "week 1",
+        "week 2",
+        "week 3",
+    ]
+    assert short.cohorts() == ["week 1", "week 2", "week 3"]
 
 
 def test_the_revenue_rows_compare_a_season_nobody_paid_in_as_zero(
