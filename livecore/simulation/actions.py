@@ -44,11 +44,11 @@ class PlayerActions:
     players: Players
     wallet: Wallet
     inventory: Inventory
+    purchases: Purchases
     grants: Grants
     friends: Friends
     presence: Presence
     gifts: Gifts
-    purchases: Purchases
     live_events: LiveEvents
     teams: Teams
     guilds: Guilds
@@ -57,11 +57,11 @@ class PlayerActions:
         self.players = Players(player)
         self.wallet = Wallet(player)
         self.inventory = Inventory(player)
+        self.purchases = Purchases(player)
         self.grants = Grants(player)
         self.friends = Friends(player)
         self.presence = Presence(player)
         self.gifts = Gifts(player)
-        self.purchases = Purchases(player)
         self.live_events = LiveEvents(player)
         self.teams = Teams(player)
         self.guilds = Guilds(player)
@@ -73,8 +73,8 @@ class ServerActions:
     system: ServerSystem
     players: ServerPlayers
     wallet: ServerWallet
-    grants: ServerGrants
     purchases: ServerPurchases
+    grants: ServerGrants
     live_events: ServerLiveEvents
     lobbies: ServerLobbies
     leaderboards: ServerLeaderboards
@@ -85,8 +85,8 @@ class ServerActions:
         self.system = ServerSystem(sim)
         self.players = ServerPlayers(sim)
         self.wallet = ServerWallet(sim)
-        self.grants = ServerGrants(sim)
         self.purchases = ServerPurchases(sim)
+        self.grants = ServerGrants(sim)
         self.live_events = ServerLiveEvents(sim)
         self.lobbies = ServerLobbies(sim)
         self.leaderboards = ServerLeaderboards(sim)
