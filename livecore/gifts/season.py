@@ -234,8 +234,9 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     answers before it gifts) and which the sessions a day over those days leave out (they are drawn at
     random, the opening one is not); one begun at the player's first session (within a session's gap of
     its first sighting) is not added, as a segment's sessions count that one already. Each gift holds its
-    friend on cooldown, and a session that picks that friend (one of its friends, at random) is refused:
-    so the days that could gift are less the cooldown over the player's friends for each gift. A player
+    friend on cooldown, and a session gifts only a friend off cooldown: so the days that could gift are
+    less those every friend was held, each friend held the cooldown over the player's friends for each
+    gift, the friends taken as held apart (one friend: exactly). A player
     who sent gifts with no friendship left on record (ended since) is taken to have had a friend from
     the period's start."""
     by_resource = tx.gifts.sent(period.game_id, period.since, period.until)
@@ -247,7 +248,8 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     for player_id, found in befriended.items():
         gifts = sent.get(player_id, 0)
         friended = _days(period.until - max(found.since, period.since))
-        held = min(friended, cooldown * gifts / found.friends)
+        share = min(1.0, cooldown * gifts / (found.friends * friended)) if friended > 0 else 0.0
+        held = friended * share**found.friends
         opened = found.answered and found.since >= max(period.since, found.seen + gap)
         out[player_id] = {
             "sent": gifts,
@@ -271,9 +273,9 @@ def _days(span: timedelta) -> float:
 
 
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``gifts``: the gifts sent over the sessions that could gift (a session sends at most one): the
-    segment's sessions a day over the days its players could gift, and the sessions that opened them;
-    left out where none could."""
+    """``gifts``: the gifts sent over the sessions that could gift (a mean count, a chance where at most
+    one): the segment's sessions a day over the days its players could gift, and the sessions that opened
+    them; left out where none could."""
     if tallies.days <= 0:
         return {}
     sessions = tallies.sessions / tallies.days * tallies.sum("giftable") + tallies.sum("opened")

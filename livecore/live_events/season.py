@@ -363,6 +363,7 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
         mine["plays"] = mine.get("plays", 0.0) + tally.plays
+        mine["scored"] = mine.get("scored", 0.0) + tally.scored
         mine[f"plays@{key}"] = tally.plays
         mine["busy"] = mine.get("busy", 0.0) + tally.busy / _DAY
         scale = scales[key]
@@ -476,11 +477,27 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
 
 
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: as
-    :func:`play_rate` fits it."""
+    """``completes``: the attempts scored over those started (an abandoned attempt reports no score);
+    ``attempts_per_session``: the attempts a play (a session's run at an event) sets out to make, told
+    from those it made (:func:`planned`); ``events``: as :func:`play_rate` fits it."""
     plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
-    rates = {ATTEMPTS.name: attempts / plays} if plays else {}
+    rates: dict[str, float] = {}
+    if plays and attempts:
+        completes = min(1.0, tallies.sum("scored") / attempts)
+        rates = {COMPLETES.name: completes, ATTEMPTS.name: planned(attempts / plays, completes)}
     return {**rates, **play_rate(tallies, period, EVENTS)}
+
+
+def planned(made: float, completes: float) -> float:
+    """The attempts ``k`` a play sets out to make, given the mean it made: an abandoned attempt ends its
+    play, so a play makes ``1 + p + ... + p^(k-1)`` of them at ``completes`` ``p``, inverted (at most
+    the field's bound where no ``k`` makes as many)."""
+    most = ATTEMPTS.bounds[1]
+    if completes >= 1:
+        return made
+    if completes <= 0 or made * (1 - completes) >= 1:
+        return most
+    return min(most, math.log(1 - made * (1 - completes)) / math.log(completes))
 
 
 def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
@@ -490,7 +507,7 @@ def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[
 
 
 SEASON = SeasonPart(
-    rates=(EVENTS, ATTEMPTS),
+    rates=(EVENTS, ATTEMPTS, COMPLETES),
     tables=(RANGES,),
     driver=LiveEvents,
     fit=Fit(read=_read, rates=_rates, features=_features),
