@@ -239,6 +239,7 @@ class LiveEvents(Driver):
         # end (a start held for a lobby, which plays it later; a lobby's session ended).
         self.busy: dict[tuple[int, str], tuple[datetime, datetime | None]] = {}
         self.holdings = play.store.tables_of(EconomyTables).holdings
+        self.unaffordable: dict[str, int] = {}  # event key -> the starts its entry cost kept from playing
         self.attempts = play.store.tables_of(LiveEventTables).attempts
 
     def _now(self) -> datetime:
@@ -295,6 +296,7 @@ class LiveEvents(Driver):
             return
         if not self.affords(member, event):
             play.set_back(member, ENTRY_COST_UNAFFORDABLE)
+            self.unaffordable[event.key] = self.unaffordable.get(event.key, 0) + 1
             return
         started = play.act("events.start", member.handle.live_events.start_attempt, event.key)
         if started is None:

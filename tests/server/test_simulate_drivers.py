@@ -2,7 +2,7 @@
 docs/simulation.md#the-behaviour-model): its players try nothing their own state tells them the rules
 refuse (an attempt over, a help request open or asked too recently, a friend gifted within the cooldown, an
 invite pending), a lost match is a setback; and the report warns of crates sent by default and of
-currencies nobody spends (docs/simulation.md#warnings)."""
+currencies nobody spends, and of an entry cost players could not pay (docs/simulation.md#warnings)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from livecore.live_events.season import ENTRY_COST_UNAFFORDABLE
 from livecore.lobbies.season import LOST_MATCH
+from livecore.simulation import Simulation
+from livecore.simulation.population import parse_population
+from livecore.simulation.season import Season
 from livecore_server.simulate.gather import gather
 from livecore_server.simulate.run import parse, read_population, season
+from tests.core.test_simulation_drivers import EVENTS
+from tests.core.test_simulation_drivers import START as MARCH
 
 SHOP = Path(__file__).parents[2] / "examples" / "shop_price" / "shop.toml"
 START = datetime(2026, 1, 5, tzinfo=UTC)
@@ -47,3 +53,16 @@ def test_a_population_that_sets_its_crates_and_spends_is_not_warned_of_either() 
     subjects = {(w["area"], w["subject"]) for w in report["warnings"]}
     assert ("crates", "studio") not in subjects
     assert ("economy", "currencies") not in subjects
+
+
+def test_an_entry_cost_players_could_not_pay_is_warned_of_by_its_event() -> None:
+    sim = Simulation.from_manifest(EVENTS, start=MARCH, seed=1)
+    population = parse_population("[segments.all]\nshare = 1.0\nsessions_per_day = 4.0\nevents = 1.0\n")
+    played = Season(sim, population, players=10, days=1, seed=1)
+    played.play()
+    report = gather(sim, played, run={"manifest": "m", "population": "p", "seed": 1})
+    unaffordable = report["events"]["paid"]["summary"]["entry_cost_unaffordable"]
+    assert unaffordable == played.setbacks[ENTRY_COST_UNAFFORDABLE] > 0
+    warned = [w["message"] for w in report["warnings"] if (w["area"], w["subject"]) == ("events", "paid")]
+    expected = f"Players could not pay Paid's entry cost {unaffordable:,} times, and started no attempt."
+    assert expected in warned

@@ -219,5 +219,6 @@ def test_a_manifest_against_itself_marks_no_source_and_no_segment(tmp_path: Path
     assert result.exit_code == 0, result.output
     rows = new_rows(report(tmp_path, "aa")["differences"])
     assert any(r["section"] == "segments" for r in rows) and any(" by " in r["metric"] for r in rows)
-    assert all(r["changes"] == [0, 0, 0] and r["significant"] is False for r in rows)
+    # A figure neither side has in a seed (a segment that played no attempt there) changes by None.
+    assert all(set(r["changes"]) <= {0, None} and r["significant"] is not True for r in rows)
     assert all(r["relative"] in (0, None) for r in rows)
