@@ -6,8 +6,9 @@ Rules:
   answers the stored purchase (no second webhook, no second count); the same id with a different
   purchase (another player, product, amount or currency) is 409 ``idempotency_conflict``.
 - ``amountMinor`` is in the currency's minor unit (cents; yen have none; dinars have thousandths, see
-  :data:`EXPONENTS`). It is normalised to US cents with the manifest's exchange rate (USD per unit;
-  USD is always 1): ``normalizedAmountMinor = round_half_even(amountMinor / 10^exponent * rate * 100)``.
+  :data:`livecore.currencies.EXPONENTS`). It is normalised to US cents with the manifest's exchange rate
+  (USD per unit; USD is always 1):
+  ``normalizedAmountMinor = round_half_even(amountMinor / 10^exponent * rate * 100)``.
   A currency with no rate on file is 400 ``unknown_currency``.
 - ``validationStatus`` is ``unverified`` from the client route; the server route may say ``verified``,
   also for a purchase already tracked unverified (the status is upgraded; nothing else changes, no
@@ -29,6 +30,8 @@ from typing import Any
 
 import attrs
 
+from livecore.currencies import EXPONENTS as EXPONENTS  # the purchases' rule, shared with the offers
+from livecore.currencies import exponent
 from livecore.errors import IDEMPOTENCY_CONFLICT, LivecoreError, invalid_request
 from livecore.limits import FREE_FORM, Count, Range, Text, limited
 from livecore.purchases.errors import UNKNOWN_CURRENCY
@@ -48,13 +51,6 @@ WINDOWS = Count(max_items=MAX_WINDOWS)
 STORE_TEXT = Text(min_length=1, max_length=200, trim=True, plain=True)
 CURRENCY = Text(min_length=3, max_length=3, form=("[A-Za-z]{3}", "a 3-letter ISO 4217 code"))
 FUTURE_TOLERANCE = timedelta(minutes=5)  # device clocks run ahead; later than this is a bad timestamp
-
-# ISO 4217 minor-unit exponents that are not 2.
-EXPONENTS: dict[str, int] = {
-    **dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX"), 0),
-    **dict.fromkeys(("UYI", "VND", "VUV", "XAF", "XOF", "XPF"), 0),
-    **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3),
-}
 
 
 class ValidationStatus(enum.StrEnum):
@@ -179,7 +175,7 @@ def usd_rate(currency: str, rates: dict[str, float]) -> float:
 
 def normalize(amount_minor: int, currency: str, rate: float) -> int:
     """US cents for ``amount_minor`` of ``currency``, exact decimal arithmetic, half to even."""
-    units = Decimal(amount_minor).scaleb(-EXPONENTS.get(currency, 2))
+    units = Decimal(amount_minor).scaleb(-exponent(currency))
     return int((units * Decimal(str(rate)) * 100).to_integral_value(rounding=ROUND_HALF_EVEN))
 
 

@@ -318,6 +318,12 @@ def _segment(
                     else:
                         ok = False
             fields["score"] = Skill(**parts)
+    curve = behaviour.curve_problem(
+        added.get(behaviour.RETURN_D1.name, 0.0), added.get(behaviour.RETURN_D7.name, 0.0)
+    )
+    if curve is not None:
+        problems[f"{path}.{behaviour.RETURN_D7.name}"] = curve
+        ok = False
     return Segment(name=name, **fields, rates=added, tables=tabled) if ok else None
 
 

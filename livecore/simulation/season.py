@@ -86,6 +86,7 @@ class _Member:
         "last_day",
         "left",
         "left_for",
+        "met",
         "returning",
         "segment",
         "sessions",
@@ -107,6 +108,7 @@ class _Member:
         self.returning = 1.0
         self.left = False
         self.setback: str | None = None  # the reason of its last setback
+        self.met: set[str] | None = None  # the reasons of the setbacks it met, None: none
         self.left_for: str | None = None  # the reason it left the game for
 
 
@@ -373,6 +375,9 @@ class Season:
         found = self._members[member.index]
         found.returning = behaviour.set_back(found.returning, found.segment.rate(behaviour.SETBACK_RETURN))
         found.setback = reason
+        if found.met is None:
+            found.met = set()
+        found.met.add(reason)
         self.setbacks[reason] = self.setbacks.get(reason, 0) + 1
 
     @property
@@ -380,10 +385,22 @@ class Season:
         """How many members have left the game (:mod:`~livecore.simulation.behaviour`)."""
         return sum(member.left for member in self._members)
 
+    @property
+    def left_for(self) -> dict[str, int]:
+        """The members who left the game, by the reason of their last setback."""
+        found: dict[str, int] = {}
+        for member in self._members:
+            if member.left and member.left_for is not None:
+                found[member.left_for] = found.get(member.left_for, 0) + 1
+        return dict(sorted(found.items()))
+
     # --- the population ------------------------------------------------------------------------------
 
     def _make_players(self, on_players: Callable[[int], None] | None = None) -> None:
         rng = random.Random(f"{self.seed}:population")
+        # The install days from a stream of their own: a population whose players are all there from the
+        # start meets the same players, of the same skills, as before installs were drawn.
+        installs = random.Random(f"{self.seed}:installs")
         segments = self.population.segments
         counts = _apportion([s.share for s in segments], self.players)
         order = [s for s, n in zip(segments, counts, strict=True) for _ in range(n)]
@@ -392,7 +409,9 @@ class Season:
         for index, segment in enumerate(order):
             handle = self.sim.player(f"p{index:0{width}d}")
             skill = min(1.0, max(0.0, rng.gauss(segment.score.mean, segment.score.sd)))
-            member = _Member(index, handle, segment, skill)
+            over = int(segment.rate(behaviour.INSTALLS_OVER))
+            installed = behaviour.installed_on(installs.random(), over, self.days)
+            member = _Member(index, handle, segment, skill, installed)
             self._members.append(member)
             self._by_player_id[handle.id] = member
             self.segment_of[handle.external_id] = segment.name
@@ -404,30 +423,64 @@ class Season:
 
     def _plan_day(self, day: int) -> None:
         rng = random.Random(f"{self.seed}:day:{day}")
-        base = day * _DAY
         for member in self._members:
             segment = member.segment
-            rate = segment.sessions_per_day
-            if rate <= 0:
+            if segment.sessions_per_day <= 0 or day < member.installed:
                 continue
-            keep = None  # the share of the drawn sessions played: all of them
             if behaviour.responds(segment):
                 if not member.left and member.returning < segment.rate(behaviour.CHURN_BELOW):
                     member.left = True
+                    member.left_for = member.setback
                 member.returning = behaviour.next_day(member.returning)
-                # Its sessions are drawn at the most it may play, each played by its level's share of
-                # that: the draws are the same whatever the level, so two configurations of one seed
-                # differ by what their levels do, not by draws that moved (common random numbers).
-                rate *= behaviour.MOST_RETURNING
-                keep = 0.0 if member.left else member.returning / behaviour.MOST_RETURNING
-            # Sessions at random times, as a player's come: each the next after a wait drawn at the
-            # rate, so a day holds a Poisson count of them (none on some days, more on others).
-            at = rng.expovariate(rate / _DAY)
+            if behaviour.decays(segment):
+                self._plan_returning(member, day, rng)
+            else:
+                self._plan_every_day(member, day, rng)
+
+    def _plan_every_day(self, member: _Member, day: int, rng: random.Random) -> None:
+        """A member of a segment with no return curve: a Poisson count of sessions every day."""
+        segment = member.segment
+        rate = segment.sessions_per_day
+        keep = None  # the share of the drawn sessions played: all of them
+        if behaviour.responds(segment):
+            # Its sessions are drawn at the most it may play, each played by its level's share of
+            # that: the draws are the same whatever the level, so two configurations of one seed
+            # differ by what their levels do, not by draws that moved (common random numbers).
+            rate *= behaviour.MOST_RETURNING
+            keep = 0.0 if member.left else member.returning / behaviour.MOST_RETURNING
+        # Sessions at random times, as a player's come: each the next after a wait drawn at the
+        # rate, so a day holds a Poisson count of them (none on some days, more on others).
+        at = rng.expovariate(rate / _DAY)
+        while at < _DAY:
+            if keep is None or rng.random() < keep:
+                self._plan_session(member, day, at)
+            at += rng.expovariate(rate / _DAY)
+
+    def _plan_returning(self, member: _Member, day: int, rng: random.Random) -> None:
+        """A member of a segment with a return curve: on its install day, and on a later day by its
+        return chance times its level, one session and a Poisson count of ``sessions_per_day - 1``
+        more. Every draw is made whether it comes back or not (common random numbers)."""
+        segment = member.segment
+        since = day - member.installed
+        chance = 1.0
+        if since:
+            d1, d7 = segment.rate(behaviour.RETURN_D1), segment.rate(behaviour.RETURN_D7)
+            chance = behaviour.return_chance(since, d1, d7) * member.returning
+        comes = not member.left and rng.random() < chance
+        times = [rng.random() * _DAY]
+        more = segment.sessions_per_day - 1
+        if more > 0:
+            at = rng.expovariate(more / _DAY)
             while at < _DAY:
-                if keep is None or rng.random() < keep:
-                    when = base + min(self._at_tick(int(at)), _DAY - self.tick)
-                    self._push(when, self._session, (member, day))
-                at += rng.expovariate(rate / _DAY)
+                times.append(at)
+                at += rng.expovariate(more / _DAY)
+        if comes:
+            for at in times:
+                self._plan_session(member, day, at)
+
+    def _plan_session(self, member: _Member, day: int, at: float) -> None:
+        when = day * _DAY + min(self._at_tick(int(at)), _DAY - self.tick)
+        self._push(when, self._session, (member, day))
 
     # --- what the webhooks tell the players ----------------------------------------------------------
 

@@ -68,9 +68,10 @@ def gather(at: Gathering) -> dict[str, Any]:
 
 
 def offers(at: Gathering, grants: dict[str, Grant]) -> dict[str, dict[str, Any]]:
-    """Each of the population's offers (livecore/grants/offers.py): its price, how many were bought (the
-    grants made for it) and the currency they sank (a grant is made once its price is paid); and its
-    purchases by day (``by_day``, the first day's first, every day of the season) and by segment
+    """Each of the population's offers (livecore/grants/offers.py): its price (real money's in major
+    units), how many were bought (the grants made for it) and the currency they sank (a grant is made once
+    its price is paid; None for an offer priced in real money, whose revenue the purchases' part says);
+    and its purchases by day (``by_day``, the first day's first, every day of the season) and by segment
     (``by_segment``, every segment in the population's order)."""
     declared: dict[str, Offer] = at.season.population.table(OFFERS) or {}
     reasons = {offer.reason for offer in declared.values()}
@@ -85,9 +86,9 @@ def offers(at: Gathering, grants: dict[str, Grant]) -> dict[str, dict[str, Any]]
     return {
         key: {
             "currency": offer.currency,
-            "price": offer.price,
+            "price": offer.shown_price,
             "purchases": sum(by_day[offer.reason]),
-            "sunk": sum(by_day[offer.reason]) * offer.price,
+            "sunk": None if offer.money else sum(by_day[offer.reason]) * offer.price,
             "by_day": by_day[offer.reason],
             "by_segment": by_segment[offer.reason],
         }

@@ -93,7 +93,9 @@ def gather(
     }
     for part in found:
         if part.key is not None and part.gather is not None and part.within is None:
-            report[part.key] = part.gather(at)
+            section = part.gather(at)
+            if section is not None:  # a part with nothing to say has no section
+                report[part.key] = section
     for part in found:
         if part.within in report and part.gather is not None:
             host = next(p for p in found if p.key == part.within)

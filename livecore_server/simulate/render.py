@@ -76,6 +76,14 @@ def _pct(value: Any) -> str:
     return _NONE if value is None else f"{value * 100:.1f}%"
 
 
+def _money(value: Any) -> str:
+    """An amount of money as the page shows it: thousands separated, to the cent (1,234.50); under a
+    dime, to two significant digits, which a cent is too coarse for (a revenue per player of 0.0042)."""
+    if value is None:
+        return _NONE
+    return f"{value:.2g}" if 0 < abs(value) < 0.1 else f"{value:,.2f}"
+
+
 def _signed(value: Any) -> str:
     if value is None:
         return _NONE
@@ -99,6 +107,7 @@ def _bound_pct(value: Any) -> str:
 
 _TEMPLATES.filters["fmt"] = _fmt
 _TEMPLATES.filters["pct"] = _pct
+_TEMPLATES.filters["money"] = _money
 _TEMPLATES.filters["signed"] = _signed
 _TEMPLATES.filters["signed_pct"] = _signed_pct
 _TEMPLATES.filters["bound_pct"] = _bound_pct

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: A season of more than this many days groups its install cohorts by week.
+COHORT_DAYS = 14
 #: The percentiles a report gives of a distribution.
 PERCENTILES = (10, 50, 90, 99)
 
@@ -40,11 +42,13 @@ Figures = Mapping[str, Mapping[str, float | None]]
 @attrs.frozen
 class Column:
     """A column of a :class:`Table`: its heading, and how the page shows its values: ``number``
-    (thousands separated), ``share`` (0.25 as 25.0%), ``text`` (as it is, left-aligned) or ``source`` (a
-    source kind, as the report calls it). The CSV file writes each value plainly."""
+    (thousands separated), ``share`` (0.25 as 25.0%), ``money`` (an amount of money, thousands separated
+    and to the cent, 1,234.50, or under a dime to two significant digits, 0.0042), ``text`` (as it is,
+    left-aligned) or ``source`` (a source kind, as the report calls it). The CSV file writes each value
+    plainly."""
 
     heading: str
-    kind: Literal["number", "share", "text", "source"] = "number"
+    kind: Literal["number", "share", "money", "text", "source"] = "number"
 
 
 @attrs.frozen
@@ -102,6 +106,20 @@ class Gathering:
     def day(self, when: datetime) -> int:
         """The season's day of ``when`` (1 the first), within the season."""
         return min(self.days, max(1, int((when - self.start) / timedelta(days=1)) + 1))
+
+    @property
+    def by_week(self) -> bool:
+        """Whether the install cohorts are weeks (a season of more than two weeks) rather than days."""
+        return self.days > COHORT_DAYS
+
+    def cohort(self, installed: int) -> str:
+        """The install cohort of a player who installed on that day of the season (0 the first):
+        ``day 3``, or ``week 2`` in a season of more than :data:`COHORT_DAYS` days."""
+        return f"week {installed // 7 + 1}" if self.by_week else f"day {installed + 1}"
+
+    def cohorts(self) -> list[str]:
+        """Every install cohort of the season, in order."""
+        return list(dict.fromkeys(self.cohort(day) for day in range(self.days)))
 
     def memo(self, name: str, make: Callable[[], T]) -> T:
         """``make()``, made once per reading of the store: a fact several parts read (the game's grants, by
@@ -163,9 +181,10 @@ class ReportPart:
 
     - ``key``: its section's key in the report (None: a part with labels only), and ``gather``, the
       section's plain data (dicts, lists, numbers and strings, in a fixed order) read from a
-      :class:`Gathering`; ``place``: where the section stands, the report's parts ordered by it (the
-      built-in ones from 10 to 80, so a studio's, at 100 by default, comes after them) and then as their
-      areas are registered;
+      :class:`Gathering`, or None where the part has nothing to say (the revenue of a season in which
+      nobody paid): the report then has no such section, and the part's ``compare`` is given None for it;
+      ``place``: where the section stands, the report's parts ordered by it (the built-in ones from 5 to
+      85, so a studio's, at 100 by default, comes after them) and then as their areas are registered;
     - ``warnings``: the warnings its section's numbers call for (:func:`warning`), given the section,
       the game's settings and what each source kind is called; ``refusal_warnings``: those the season's
       refusals (``{"<action>:<code>": times}``) call for, after every section's;

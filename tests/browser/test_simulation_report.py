@@ -39,11 +39,13 @@ class Opened:
         self.page.goto(path.as_uri(), wait_until="load")
 
 
-def report_of(tmp: Path, manifests: list[tuple[str, str]], *, players: int, days: int) -> Path:
+def report_of(
+    tmp: Path, manifests: list[tuple[str, str]], *, players: int, days: int, population: str = ""
+) -> Path:
     parsed = [(name, parse_manifest(text)) for name, text in manifests]
     report = simulate(
         parsed,
-        [("default", parse_population(""))],
+        [("default", parse_population(population))],
         players=players,
         days=days,
         seed=3,
@@ -158,7 +160,9 @@ def test_a_source_is_one_colour_in_every_economy_charts_legend(browser: Any, tmp
 
 
 def test_a_season_of_one_day_says_in_tables_what_one_bar_would(browser: Any, tmp_path: Path) -> None:
-    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1)
+    # Credited coins, the players pay the sprint's entry cost on their first day.
+    credited = "[studio]\nlogin_credit = { coins = 20 }\n"
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1, population=credited)
     opened = Opened(browser, html)
     names = charts_drawn(opened)
     assert "leaderboard-daily" not in names and "event-sprint" not in names and "economy-net" not in names

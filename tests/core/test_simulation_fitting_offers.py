@@ -15,6 +15,7 @@ from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import NotedDebits
 from livecore.games import Entry, ResourceType
 from livecore.grants.offers import OFFERS, Offer
+from livecore.purchases.rules import ProductRevenue, RevenueSummary
 from livecore.scope import Environment
 from livecore.simulation import Simulation
 from livecore.simulation.part import FitPeriod, Played
@@ -99,12 +100,27 @@ class _Grants:
 
 
 @attrs.frozen
+class _Purchases:
+    products: tuple[ProductRevenue, ...]
+
+    def revenue(self, *args: Any) -> RevenueSummary:
+        gross = sum(p.amount_minor for p in self.products)
+        sold = sum(p.purchase_count for p in self.products)
+        return RevenueSummary(gross, sold, sold, self.products, ())
+
+
+@attrs.frozen
 class _Tx:
     ledger: _Ledger
     grants: _Grants
+    purchases: _Purchases
 
 
-def _fit(sales: dict[tuple[str, str, int], NotedDebits], made: dict[str, tuple[Any, ...]]) -> Any:
+def _fit(
+    sales: dict[tuple[str, str, int], NotedDebits],
+    made: dict[str, tuple[Any, ...]],
+    products: tuple[ProductRevenue, ...] = (),
+) -> Any:
     assert OFFERS.fit is not None
     sim = Simulation.from_manifest(SEASON, start=MONDAY, seed=1)
     period = FitPeriod(
@@ -115,7 +131,9 @@ def _fit(sales: dict[tuple[str, str, int], NotedDebits], made: dict[str, tuple[A
         settings=sim.game.settings,
         parts=(),
     )
-    return OFFERS.fit(_Tx(_Ledger(sales), _Grants(made)), period, Played(10, 30.0, 200.0))
+    return OFFERS.fit(
+        _Tx(_Ledger(sales), _Grants(made), _Purchases(products)), period, Played(10, 30.0, 200.0)
+    )
 
 
 def test_an_offer_is_fitted_at_its_latest_price_in_the_currency_most_of_its_sales_took() -> None:
@@ -143,3 +161,21 @@ def test_an_offer_with_no_grant_or_that_the_game_refuses_is_left_out() -> None:
     assert list(_fit(sales, made)) == ["gems"]
     assert _fit({}, {}) is None
     assert _fit({("offer:ghost", "coins", 4): NotedDebits(10, MONDAY)}, {}) is None
+
+
+def test_an_offer_sold_for_real_money_is_fitted_from_its_key_s_purchases_at_their_mean_in_dollars() -> None:
+    """Its purchases' revenue is normalised to US cents: 40 purchases took $200.40, $5.01 each."""
+    products = (ProductRevenue("gem-pack", 20_040, 40), ProductRevenue("com.acme.coins", 999, 1))
+    made = {"offer:gem-pack": GEMS, "offer:gems": GEMS}
+    offers = _fit({("offer:gems", "coins", 4): NotedDebits(10, MONDAY)}, made, products)
+    assert list(offers) == ["gem-pack", "gems"]  # a product no grant was made for is no offer
+    assert offers["gem-pack"] == Offer(
+        key="gem-pack", currency="USD", price=501, gives=offers["gem-pack"].gives, buy=0.2, money=True
+    )
+    assert OFFERS.write is not None and "money = { USD = 5.01 }" in OFFERS.write(offers)
+
+
+def test_an_offer_sold_for_a_currency_is_fitted_as_that_though_purchases_name_its_key() -> None:
+    sales = {("offer:gems", "coins", 4): NotedDebits(10, MONDAY)}
+    [offer] = _fit(sales, {"offer:gems": GEMS}, (ProductRevenue("gems", 500, 1),)).values()
+    assert (offer.money, offer.currency, offer.price) == (False, "coins", 4)

@@ -99,6 +99,8 @@ def test_the_same_seed_writes_the_same_bytes(season_dir: Path) -> None:
 TABLES = {
     "segments",
     "players",
+    "players.cohorts",
+    "players.setbacks",
     "economy.net",
     "economy.summary",
     *(f"economy.{k}{what}" for k in ("coins", "gems", "potion") for what in ("", ".daily")),
