@@ -235,9 +235,11 @@ class LiveEvents(Driver):
         self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}
         self.rates = {e.key: rate_of(e, kinds) for e in self.events}
         self.tries: dict[tuple[int, str], tuple[datetime, int]] = {}  # -> (its window's start, attempts)
-        # (member index, event key) -> (its window's start, when its play is over): None for the window's
-        # end (a start held for a lobby, which plays it later; a lobby's session ended).
+        # (member index, event key) -> (its window's start, when its play is over): None while its start
+        # is held for a lobby, which plays it later.
         self.busy: dict[tuple[int, str], tuple[datetime, datetime | None]] = {}
+        # (member index, event key) -> the start of the window another area ended its play in.
+        self.over: dict[tuple[int, str], datetime] = {}
         self.holdings = play.store.tables_of(EconomyTables).holdings
         self.unaffordable: dict[str, int] = {}  # event key -> the starts its entry cost kept from playing
         self.attempts = play.store.tables_of(LiveEventTables).attempts
@@ -260,8 +262,11 @@ class LiveEvents(Driver):
             self.attempt(member, event, int(seg.rate(ATTEMPTS)))
 
     def _playing(self, member: Member, event: EventSettings, window: datetime, now: datetime) -> bool:
-        """Whether the member's play of the event is still on in this window: a start would be refused
-        (an attempt in progress) or seat it again."""
+        """Whether the member's play of the event is still on in this window, or another area ended it
+        there: a start would be refused (an attempt in progress, its lobby's session over) or seat it
+        again."""
+        if self.over.get((member.index, event.key)) == window:
+            return True
         found = self.busy.get((member.index, event.key))
         if found is None or found[0] != window:
             return False
@@ -273,7 +278,7 @@ class LiveEvents(Driver):
         session closed): the rules refuse its starts there, and it makes none."""
         slot = slot_at(event, at)
         if slot is not None:
-            self.busy[member.index, event.key] = (slot.starts_at, None)
+            self.over[member.index, event.key] = slot.starts_at
 
     def affords(self, member: Member, event: EventSettings) -> bool:
         """Whether the member holds the event's entry cost (its balance as its wallet shows it)."""
@@ -290,6 +295,8 @@ class LiveEvents(Driver):
         slot = slot_at(event, now)
         if slot is None:
             return
+        if self.over.get((member.index, event.key)) == slot.starts_at:
+            return  # another area ended its play there: the rules refuse a start
         window, tried = self.tries.get((member.index, event.key), (slot.starts_at, 0))
         tried = tried if window == slot.starts_at else 0
         if event.max_attempts is not None and tried >= event.max_attempts:
