@@ -1,15 +1,20 @@
-"""The gifts' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``gifts``
-chance of sending a friend a gift in a session (a friend the player knows of, from the friends' driver;
-what its segment's ``gift`` says it gifts, else any giftable resource, an amount up to its
-``max_per_gift``), and the claim of the gifts a player received, as it claims its grants. A gift's grant
-is claimed as the gift, not as a pending grant."""
+"""The gifts' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``gifts``, the
+gifts a session sends to friends (a friend the player knows of, from the friends' driver; what its
+segment's ``gift`` says it gifts, else any giftable resource, an amount up to its ``max_per_gift``), and
+the claim of the gifts a player received, as it claims its grants. A gift's grant is claimed as the gift,
+not as a pending grant.
+
+``gifts`` up to 1 is a session's chance to send one gift; above it, the mean count a session sends (2.5:
+two, and a third by half the time), each to another friend. A player sends only what it knows the rules
+allow: to a friend it has not gifted within the game's ``cooldown_seconds``, and no more in a UTC day than
+its ``daily_send_limit`` (it stops there); it claims no gift past its expiry."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import attrs
@@ -32,8 +37,8 @@ from livecore.simulation.part import (
     Tallies,
 )
 
-#: A session's chance to send a gift to a friend.
-GIFTS = Rate("gifts", 0.3, {"engaged": 0.5, "regular": 0.3, "casual": 0.1})
+#: A session's gifts: up to 1, its chance to send one; above, the mean count it sends (:func:`count`).
+GIFTS = Rate("gifts", 0.3, {"engaged": 0.5, "regular": 0.3, "casual": 0.1}, bounds=(0.0, 20.0))
 
 _DAY = 86_400.0
 _AMOUNT = (1.0, float(MAX_AMOUNT))
@@ -53,6 +58,13 @@ class Gifted:
         """A gift's amount: the whole part, and one more by the fraction's chance (no draw when whole)."""
         whole = math.floor(self.amount)
         return whole + 1 if self.amount > whole and rng.random() < self.amount - whole else whole
+
+
+def count(gifts: float, rng: random.Random) -> int:
+    """The gifts a session sends, of mean ``gifts``: its whole part, and one more by the fraction's chance
+    (so up to 1 it is the chance of one gift)."""
+    whole = math.floor(gifts)
+    return whole + 1 if rng.random() < gifts - whole else whole
 
 
 def _giftable(settings: GameSettings) -> list[Resource]:
@@ -137,25 +149,53 @@ GIFT = SegmentTable("gift", parse=_parse_gift, write=_write_gift, check=_check_g
 
 
 class _Gifts(Driver):
-    """The gifts each player was sent and has not claimed yet."""
+    """The gifts each player was sent and has not claimed yet, and what each knows of its own gifts sent:
+    when it last gifted each friend, and how many it sent on its latest UTC day."""
 
     def __init__(self, play: Play) -> None:
         self.play = play
         self.friends = play.driver(FriendsDriver)
         self.giftable = _giftable(play.settings)
-        self.received: dict[int, list[str]] = {}  # member index -> gift ids sent to it, not yet claimed
+        self.settings = play.settings.of(GIFTING_SETTINGS)
+        # member index -> (gift id, when it expires in season seconds, None: never) sent to it, unclaimed
+        self.received: dict[int, list[tuple[str, float | None]]] = {}
+        self.gifted: dict[tuple[int, int], int] = {}  # (sender, friend) -> when it last gifted it
+        self.today: dict[int, tuple[date, int]] = {}  # member index -> (a UTC day, gifts sent on it)
 
     def claim(self, member: Member) -> None:
-        for gift_id in self.received.pop(member.index, ()):
+        now = self.play.elapsed
+        for gift_id, expires in self.received.pop(member.index, ()):
+            if expires is not None and now >= expires:
+                continue  # expired: the rules refuse its claim
             if self.play.act("gifts.claim", member.handle.gifts.claim, gift_id) is not None:
                 self.play.rewarded(member)
 
     def session(self, member: Member) -> None:
         play, rng = self.play, self.play.rng
         friends = self.friends.friends_of(member)
-        if not (friends and self.giftable and rng.random() < member.segment.rate(GIFTS)):
+        if not (friends and self.giftable):
             return
-        friend = play.member(rng.choice(list(friends)))
+        for _ in range(count(member.segment.rate(GIFTS), rng)):
+            ready = self._ready(member, friends)
+            if not ready or not self._send(member, play.member(rng.choice(ready))):
+                return
+
+    def _ready(self, member: Member, friends: Mapping[int, None]) -> list[int]:
+        """The friends the member may gift now, as it knows: none once it sent its day's limit, else those
+        it has not gifted within the cooldown."""
+        limit = self.settings.daily_send_limit
+        day, sent = self.today.get(member.index, (None, 0))
+        if limit is not None and day == self._day() and sent >= limit:
+            return []
+        since = self.play.elapsed - self.settings.cooldown_seconds
+        return [f for f in friends if self.gifted.get((member.index, f), since) <= since]
+
+    def _day(self) -> date:
+        return (self.play.start + timedelta(seconds=self.play.elapsed)).date()
+
+    def _send(self, member: Member, friend: Member) -> bool:
+        """A gift of what the member's segment gifts sent to ``friend``; whether it was sent."""
+        play, rng = self.play, self.play.rng
         gift: Mapping[str, Gifted] | None = member.segment.table(GIFT)
         if gift is None:
             resource = rng.choice(self.giftable)
@@ -171,8 +211,16 @@ class _Gifts(Driver):
             amount=amount,
             external_player_id=friend.handle,
         )
-        if sent is not None:
-            self.received.setdefault(friend.index, []).append(sent.gift.gift_id)
+        if sent is None:
+            return False
+        self.gifted[member.index, friend.index] = play.elapsed
+        day, count = self.today.get(member.index, (None, 0))
+        today = self._day()
+        self.today[member.index] = (today, count + 1 if day == today else 1)
+        expires = sent.gift.expires_at
+        at = None if expires is None else (expires - play.start).total_seconds()
+        self.received.setdefault(friend.index, []).append((sent.gift.gift_id, at))
+        return True
 
 
 def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
@@ -186,8 +234,9 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     answers before it gifts) and which the sessions a day over those days leave out (they are drawn at
     random, the opening one is not); one begun at the player's first session (within a session's gap of
     its first sighting) is not added, as a segment's sessions count that one already. Each gift holds its
-    friend on cooldown, and a session that picks that friend (one of its friends, at random) is refused:
-    so the days that could gift are less the cooldown over the player's friends for each gift. A player
+    friend on cooldown, and a session gifts only a friend off cooldown: so the days that could gift are
+    less those every friend was held, each friend held the cooldown over the player's friends for each
+    gift, the friends taken as held apart (one friend: exactly). A player
     who sent gifts with no friendship left on record (ended since) is taken to have had a friend from
     the period's start."""
     by_resource = tx.gifts.sent(period.game_id, period.since, period.until)
@@ -199,7 +248,8 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
     for player_id, found in befriended.items():
         gifts = sent.get(player_id, 0)
         friended = _days(period.until - max(found.since, period.since))
-        held = min(friended, cooldown * gifts / found.friends)
+        share = min(1.0, cooldown * gifts / (found.friends * friended)) if friended > 0 else 0.0
+        held = friended * share**found.friends
         opened = found.answered and found.since >= max(period.since, found.seen + gap)
         out[player_id] = {
             "sent": gifts,
@@ -223,9 +273,9 @@ def _days(span: timedelta) -> float:
 
 
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``gifts``: the gifts sent over the sessions that could gift (a session sends at most one): the
-    segment's sessions a day over the days its players could gift, and the sessions that opened them;
-    left out where none could."""
+    """``gifts``: the gifts sent over the sessions that could gift (a mean count, a chance where at most
+    one): the segment's sessions a day over the days its players could gift, and the sessions that opened
+    them; left out where none could."""
     if tallies.days <= 0:
         return {}
     sessions = tallies.sessions / tallies.days * tallies.sum("giftable") + tallies.sum("opened")

@@ -1,7 +1,9 @@
 """The guilds' part of a simulated season (docs/simulation.md#playing-a-season): a segment's ``guilds``
 chance, and a session's turn in the guilds. A player outside a guild joins one with room (most do) or
 founds its own; inside one, it donates to another member's open help request and, by the same chance
-again, asks for help itself. Its ``guilds`` is fitted from what the players did (:class:`Fit`, below)."""
+again, asks for help itself, unless it knows its ask would be refused: a request of its own still open
+(not filled, not expired), or its last one younger than the game's help cooldown. Its ``guilds`` is
+fitted from what the players did (:class:`Fit`, below)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ class _Guilds(Driver):
         # it changes, not listed again at each turn, for a million players found tens of thousands.
         self.open: list[str] = []
         self.help: dict[str, list[list[Any]]] = {}  # guild id -> [request id, member, lacking, expires]
+        self.asked: dict[int, int] = {}  # member index -> when it last asked for help (season seconds)
 
     def session(self, member: Member) -> None:
         play = self.play
@@ -80,7 +83,9 @@ class _Guilds(Driver):
             amount = rng.randint(1, request[2])
             done = play.act("guilds.donate", member.handle.guilds.donate_help, request[0], amount)
             request[2] = 0 if done is None else done.help_request.amount - done.help_request.donated
-        if rng.random() < member.segment.rate(GUILDS):
+        if rng.random() < member.segment.rate(GUILDS) and self._may_ask(
+            member, requests, help_.cooldown_seconds
+        ):
             key = rng.choice(help_.resources)
             kind = play.settings.resources[key].type
             amount = rng.randint(1, help_.max_amount)
@@ -90,6 +95,15 @@ class _Guilds(Driver):
                 view = asked.help_request
                 expires = int((view.expires_at - play.start).total_seconds())
                 requests.append([view.request_id, member, view.amount, expires])
+                self.asked[member.index] = now
+
+    def _may_ask(self, member: Member, requests: list[list[Any]], cooldown: int) -> bool:
+        """Whether the member's ask would pass, as far as it knows: none of its requests open (``requests``
+        are its guild's open ones), its last ask at least ``cooldown`` seconds ago."""
+        last = self.asked.get(member.index)
+        if last is not None and self.play.elapsed < last + cooldown:
+            return False
+        return not any(r[1] is member for r in requests)
 
 
 # --- fitting ------------------------------------------------------------------------------------------

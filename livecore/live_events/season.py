@@ -3,8 +3,14 @@
 session's play of the open events. A session plays each open event by its kind's chance (a lobby event's
 ``lobbies``, a team event's ``teams``: :class:`~livecore.simulation.part.EventRate`), else by its
 ``events`` chance, making its attempts one after the other, as many as the window still allows. An attempt
-takes part of its event's attempt time and reports its score (the player's skill placed on the event's
-score range) when it ends.
+takes part of its event's attempt time and, by the segment's ``completes`` chance, reports its score (the
+player's skill placed on the event's score range) when it ends; else the player abandons it, with the rest
+of its session's play of the event, and the attempt expires as the rules say.
+
+A player tries only what it knows it may: it starts no play of an event while its own is on (an attempt
+running, a start held for its lobby), reports no attempt that is over (its time run out, or its lobby
+closed early), and starts no attempt whose entry cost it cannot pay, which is a setback
+(:data:`ENTRY_COST_UNAFFORDABLE`).
 
 Other areas' drivers take part in an attempt: ``before_event`` (teaming up first), ``held`` (a start held
 while its lobby forms, played later through :meth:`LiveEvents.attempt`)."""
@@ -16,9 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from livecore.economy.memory import EconomyTables
 from livecore.games import GameSettings, Order
 from livecore.live_events.api import AttemptResponse
-from livecore.live_events.attempts import AttemptTally, ScoreSpread
+from livecore.live_events.attempts import AttemptStatus, AttemptTally, ScoreSpread, effective_status
+from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.rules import next_start, slot_at, windows_between
 from livecore.live_events.settings import EVENT_SETTINGS, CheckKind, EventSettings
 from livecore.simulation.fields import Problems, Scale, check_scales, scales, write_scales
@@ -43,6 +51,11 @@ from livecore.simulation.part import (
 EVENTS = Rate("events", 0.8, {"engaged": 0.9, "regular": 0.8, "casual": 0.6})
 #: The attempts a session makes at each event it plays.
 ATTEMPTS = Rate("attempts_per_session", 1, {"engaged": 2}, bounds=(1, 20), whole=True)
+#: The chance a started attempt is played to its end and reported complete; else it is abandoned, with
+#: the rest of the session's play of the event, and left to expire.
+COMPLETES = Rate("completes", 1.0, {"engaged": 0.95, "regular": 0.9, "casual": 0.8})
+#: The setback of a player who would start an attempt and holds less than the event's entry cost.
+ENTRY_COST_UNAFFORDABLE = "entry_cost_unaffordable"
 #: An attempt lasts this share of its event's attempt time, drawn uniformly.
 ATTEMPT_SHARE = (0.4, 0.9)
 #: How far an attempt's score strays from its player's skill (a share of the event's range).
@@ -203,8 +216,9 @@ WINDOWS_MAX = 20_000
 
 
 class LiveEvents(Driver):
-    """The open events a session plays, and the attempts each player made in each event's window (a
-    player knows how many it has left there: the events list says so)."""
+    """The open events a session plays, the attempts each player made in each event's window (a player
+    knows how many it has left there: the events list says so) and each player's play of an event still
+    on (it knows its attempt's end, and whether it waits for its lobby)."""
 
     def __init__(self, play: Play) -> None:
         self.play = play
@@ -221,13 +235,25 @@ class LiveEvents(Driver):
         self.scales = {e.key: ranges.get(e.key) or default_scale(e, kinds) for e in self.events}
         self.rates = {e.key: rate_of(e, kinds) for e in self.events}
         self.tries: dict[tuple[int, str], tuple[datetime, int]] = {}  # -> (its window's start, attempts)
+        # (member index, event key) -> (its window's start, when its play is over): None while its start
+        # is held for a lobby, which plays it later.
+        self.busy: dict[tuple[int, str], tuple[datetime, datetime | None]] = {}
+        # (member index, event key) -> the start of the window another area ended its play in.
+        self.over: dict[tuple[int, str], datetime] = {}
+        self.holdings = play.store.tables_of(EconomyTables).holdings
+        self.unaffordable: dict[str, int] = {}  # event key -> the starts its entry cost kept from playing
+        self.attempts = play.store.tables_of(LiveEventTables).attempts
+
+    def _now(self) -> datetime:
+        return self.play.start + timedelta(seconds=self.play.elapsed)
 
     def compete(self, member: Member) -> None:
         play = self.play
         rng, seg = play.rng, member.segment
-        now = play.start + timedelta(seconds=play.elapsed)
+        now = self._now()
         for event in self.events:
-            if slot_at(event, now) is None:
+            slot = slot_at(event, now)
+            if slot is None or self._playing(member, event, slot.starts_at, now):
                 continue
             if rng.random() >= seg.rate(self.rates[event.key]):
                 continue
@@ -235,28 +261,70 @@ class LiveEvents(Driver):
                 driver.before_event(member, event)
             self.attempt(member, event, int(seg.rate(ATTEMPTS)))
 
+    def _playing(self, member: Member, event: EventSettings, window: datetime, now: datetime) -> bool:
+        """Whether the member's play of the event is still on in this window, or another area ended it
+        there: a start would be refused (an attempt in progress, its lobby's session over) or seat it
+        again."""
+        if self.over.get((member.index, event.key)) == window:
+            return True
+        found = self.busy.get((member.index, event.key))
+        if found is None or found[0] != window:
+            return False
+        over = found[1]
+        return over is None or now < over
+
+    def ended(self, member: Member, event: EventSettings, at: datetime) -> None:
+        """Another area ended the member's play of the event in the window open at ``at`` (its lobby's
+        session closed): the rules refuse its starts there, and it makes none."""
+        slot = slot_at(event, at)
+        if slot is not None:
+            self.over[member.index, event.key] = slot.starts_at
+
+    def affords(self, member: Member, event: EventSettings) -> bool:
+        """Whether the member holds the event's entry cost (its balance as its wallet shows it)."""
+        for entry in event.entry_cost:
+            held = self.holdings.get((member.handle.id, entry.key))
+            if (held.amount if held is not None else 0) < entry.amount:
+                return False
+        return True
+
     def attempt(self, member: Member, event: EventSettings, left: int) -> None:
         """The member starts an attempt at an open event and plays it, then ``left - 1`` more."""
         play = self.play
-        slot = slot_at(event, play.start + timedelta(seconds=play.elapsed))
+        now = self._now()
+        slot = slot_at(event, now)
         if slot is None:
             return
+        if self.over.get((member.index, event.key)) == slot.starts_at:
+            return  # another area ended its play there: the rules refuse a start
         window, tried = self.tries.get((member.index, event.key), (slot.starts_at, 0))
         tried = tried if window == slot.starts_at else 0
         if event.max_attempts is not None and tried >= event.max_attempts:
+            return
+        if not self.affords(member, event):
+            play.set_back(member, ENTRY_COST_UNAFFORDABLE)
+            self.unaffordable[event.key] = self.unaffordable.get(event.key, 0) + 1
             return
         started = play.act("events.start", member.handle.live_events.start_attempt, event.key)
         if started is None:
             return
         if any(driver.held(member, event, started) for driver in play.drivers("held")):
+            self.busy[member.index, event.key] = (slot.starts_at, None)
             return
         assert isinstance(started, AttemptResponse)
         self.tries[member.index, event.key] = (slot.starts_at, tried + 1)
+        self.busy[member.index, event.key] = (slot.starts_at, started.attempt.ends_at)
         low, high = ATTEMPT_SHARE
         took = event.attempt_seconds * play.rng.uniform(low, high)
+        completes = member.segment.rate(COMPLETES)
+        if completes < 1 and play.rng.random() >= completes:
+            return  # abandoned: it expires at its end, as the rules say
         play.at(play.elapsed + took, self._finish, member, event, started.attempt.attempt_id, left - 1)
 
     def _finish(self, member: Member, event: EventSettings, attempt_id: str, left: int) -> None:
+        attempt = self.attempts.get((member.handle.sim.game.id, attempt_id))
+        if attempt is None or effective_status(attempt, self._now()) is not AttemptStatus.IN_PROGRESS:
+            return  # over before its play: its time ran out, or its lobby closed early
         metrics = {event.score_metric: score(self.play, member, self.scales[event.key])}
         report = member.handle.live_events.report_progress
         self.play.act("events.progress", report, event.key, attempt_id, metrics, complete=True)
@@ -304,6 +372,7 @@ def read_plays(tx: Any, period: FitPeriod, rate: Rate) -> dict[str, dict[str, fl
         mine = out.setdefault(player_id, {})
         mine["attempts"] = mine.get("attempts", 0.0) + tally.attempts
         mine["plays"] = mine.get("plays", 0.0) + tally.plays
+        mine["scored"] = mine.get("scored", 0.0) + tally.scored
         mine[f"plays@{key}"] = tally.plays
         mine["busy"] = mine.get("busy", 0.0) + tally.busy / _DAY
         scale = scales[key]
@@ -417,11 +486,27 @@ def _read(tx: Any, period: FitPeriod) -> dict[str, dict[str, float]]:
 
 
 def _rates(tallies: Tallies, period: FitPeriod) -> dict[str, float]:
-    """``attempts_per_session``: the attempts of a play (a session's run at an event); ``events``: as
-    :func:`play_rate` fits it."""
+    """``completes``: the attempts scored over those started (an abandoned attempt reports no score);
+    ``attempts_per_session``: the attempts a play (a session's run at an event) sets out to make, told
+    from those it made (:func:`planned`); ``events``: as :func:`play_rate` fits it."""
     plays, attempts = tallies.sum("plays"), tallies.sum("attempts")
-    rates = {ATTEMPTS.name: attempts / plays} if plays else {}
+    rates: dict[str, float] = {}
+    if plays and attempts:
+        completes = min(1.0, tallies.sum("scored") / attempts)
+        rates = {COMPLETES.name: completes, ATTEMPTS.name: planned(attempts / plays, completes)}
     return {**rates, **play_rate(tallies, period, EVENTS)}
+
+
+def planned(made: float, completes: float) -> float:
+    """The attempts ``k`` a play sets out to make, given the mean it made: an abandoned attempt ends its
+    play, so a play makes ``1 + p + ... + p^(k-1)`` of them at ``completes`` ``p``, inverted (at most
+    the field's bound where no ``k`` makes as many)."""
+    most = ATTEMPTS.bounds[1]
+    if completes >= 1:
+        return made
+    if completes <= 0 or made * (1 - completes) >= 1:
+        return most
+    return min(most, math.log(1 - made * (1 - completes)) / math.log(completes))
 
 
 def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[float, float]]:
@@ -431,7 +516,7 @@ def _features(tallies: Mapping[str, float], sessions: float) -> dict[str, tuple[
 
 
 SEASON = SeasonPart(
-    rates=(EVENTS, ATTEMPTS),
+    rates=(EVENTS, ATTEMPTS, COMPLETES),
     tables=(RANGES,),
     driver=LiveEvents,
     fit=Fit(read=_read, rates=_rates, features=_features),

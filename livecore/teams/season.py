@@ -1,9 +1,10 @@
 """The teams' part of a simulated season (docs/simulation.md#playing-a-season): a session plays an open
 team event by its segment's ``teams`` chance. On a partner event the player first teams up: it accepts a
 partner's invite waiting for it, else invites a friend not yet on a team, who accepts at its next
-session. On an external event the studio's backend puts the rosters as the window opens: the players
-each inclined to play it (by the same chance), in teams of the event's size. A player plays a team event
-on a team or not, its attempts its own: the chance is fitted from them
+session (a player invites no friend its invite waits on, and accepts no invite whose sender has teamed
+up since: the rules refuse both). On an external event the studio's backend puts the rosters as the window
+opens: the players each inclined to play it (by the same chance), in teams of the event's size. A player
+plays a team event on a team or not, its attempts its own: the chance is fitted from them
 (:func:`~livecore.live_events.season.fit_plays`)."""
 
 from __future__ import annotations
@@ -65,11 +66,17 @@ class _Teams(Driver):
         if window in teamed:
             return
         for invite_id, sender in self.invites.get(member.index, {}).pop(window, []):
+            if window in self.teamed.get(sender, {}):
+                continue  # its sender teamed up with another: the rules refuse it
             if play.act("teams.accept", member.handle.teams.accept_invite, event.key, invite_id) is not None:
                 teamed[window] = None
                 self.teamed.setdefault(sender, {})[window] = None
                 return
-        free = [f for f in self.friends.friends_of(member) if window not in self.teamed.get(f, {})]
+        free = [
+            f
+            for f in self.friends.friends_of(member)
+            if window not in self.teamed.get(f, {}) and not self._invited(member.index, f, window)
+        ]
         if not free:
             return
         friend = play.member(play.rng.choice(free))
@@ -77,6 +84,11 @@ class _Teams(Driver):
         if sent is not None:
             invites = self.invites.setdefault(friend.index, {})
             invites.setdefault(window, []).append((sent.invite.invite_id, member.index))
+
+    def _invited(self, sender: int, friend: int, window: str) -> bool:
+        """Whether the sender's invite to the friend in the window waits for the friend's answer: another
+        is refused while it does."""
+        return any(s == sender for _, s in self.invites.get(friend, {}).get(window, ()))
 
     def _rosters(self, event: Any) -> None:
         play, rng = self.play, self.play.rng

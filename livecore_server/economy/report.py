@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from livecore.economy.memory import EconomyTables
 from livecore.economy.rules import LedgerEntry, Reason
 from livecore.economy.season import SPENT, spent
-from livecore.games import GameSettings
+from livecore.games import GameSettings, ResourceType
 from livecore_server.simulate.section import (
     Column,
     Figures,
@@ -247,8 +247,9 @@ def _snapshot(
 
 
 def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
-    """A source minting most of a resource, or all of it; a resource players spend that hardly sinks."""
-    out: list[Warning] = []
+    """A source minting most of a resource, or all of it; a resource players spend that hardly sinks;
+    currencies minted and none spent at all (no sink)."""
+    out: list[Warning] = _unspent(section)
     for key, resource in section.items():
         minted = sum(resource["minted"].values())
         sunk = sum(resource["sunk"].values())
@@ -278,6 +279,22 @@ def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> l
                 )
             )
     return out
+
+
+def _unspent(section: dict[str, Any]) -> list[Warning]:
+    """One warning where the game's currencies were minted and nothing sank any of them."""
+    currencies = {key: r for key, r in section.items() if r["type"] == ResourceType.CURRENCY.value}
+    minted = sum(sum(r["minted"].values()) for r in currencies.values())
+    if not minted or any(sum(r["sunk"].values()) for r in currencies.values()):
+        return []
+    return [
+        warning(
+            "economy",
+            "currencies",
+            f"No currency was spent ({minted:,} minted, none sunk): coins have no sink. Name what players"
+            " spend ([economy] spend) or sell offers ([studio.offers]).",
+        )
+    ]
 
 
 _METRICS: tuple[tuple[str, Callable[[dict[str, Any]], float]], ...] = (

@@ -13,6 +13,7 @@ from livecore.games import GameSettings, Order
 from livecore.live_events.attempts import AttemptStatus
 from livecore.live_events.memory import LiveEventTables
 from livecore.live_events.rules import WindowStatus
+from livecore.live_events.season import LiveEvents
 from livecore.live_events.settings import EVENT_SETTINGS, EventSettings
 from livecore_server.grants.report import grants_of
 from livecore_server.simulate.section import (
@@ -165,6 +166,7 @@ def gather(at: Gathering) -> dict[str, Any]:
     entrant's best), and the rank rewards its boards paid."""
     windows = _windows(at)
     taken = _taken(at)
+    unaffordable = at.season.driver(LiveEvents).unaffordable
     out: dict[str, Any] = {}
     for key, event in at.settings.of(EVENT_SETTINGS).items():
         rows = [taken.rows[w.id] for w in windows if w.event_key == key]
@@ -184,6 +186,8 @@ def gather(at: Gathering) -> dict[str, Any]:
                     for m in event.milestones
                 },
                 "rank_rewards_paid": sum(r["rank_rewards_paid"] for r in rows),
+                # The starts its entry cost kept from playing: a player holding less starts none.
+                "entry_cost_unaffordable": unaffordable.get(key, 0),
             },
         }
     return out
@@ -249,10 +253,19 @@ def _better(order: Order, score: float, than: float) -> bool:
 
 def warnings(section: dict[str, Any], settings: GameSettings, label: Label) -> list[Warning]:
     """An event nobody entered, a milestone nobody (or almost nobody) reaches, rank rewards paid deeper
-    than most windows have entrants."""
+    than most windows have entrants, an entry cost players could not pay."""
     out: list[Warning] = []
     for key, event in section.items():
         summary = event["summary"]
+        if summary.get("entry_cost_unaffordable"):
+            out.append(
+                warning(
+                    "events",
+                    key,
+                    f"Players could not pay {event['name']}'s entry cost"
+                    f" {summary['entry_cost_unaffordable']:,} times, and started no attempt.",
+                )
+            )
         if not summary["windows"]:
             continue
         played = any(w["entrants"] for w in event["windows"])

@@ -12,13 +12,15 @@ from livecore_server.simulate.section import ReportPart, Warning, labeller
 
 
 def warnings_of(report: dict[str, Any], settings: GameSettings, parts: Sequence[ReportPart]) -> list[Warning]:
-    """Every warning the report's numbers call for: each part's on its section, in the parts' order,
-    then each part's on the season's refusals."""
+    """Every warning the report's numbers call for: each part's on its section (the section it adds its
+    fields to, for a part within another's), in the parts' order, then each part's on the season's
+    refusals."""
     label = labeller(parts)
     out: list[Warning] = []
     for part in parts:
-        if part.key is not None and part.key in report:
-            out += part.warnings(report[part.key], settings, label)
+        section = part.key or part.within  # a part within another's section warns on that section
+        if section is not None and section in report:
+            out += part.warnings(report[section], settings, label)
     for part in parts:
         out += part.refusal_warnings(report["refusals"])
     return out

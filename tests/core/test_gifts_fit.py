@@ -55,14 +55,16 @@ def _read(cooldown: timedelta, sent: dict[str, int], befriended: dict[str, First
     return GIFTS.fit.read(tx, _period(cooldown))
 
 
-def test_a_players_days_with_a_friend_less_each_gifts_cooldown_over_its_friends() -> None:
+def test_a_players_days_with_a_friend_less_those_every_friend_was_held_by_its_gifts_cooldown() -> None:
     found = _read(
         DAY,
         {"asked": 4, "answered": 3, "first": 1, "gone": 2},
         {
-            # Seen before the period, friends from before it: the whole period, less 4 gifts' day over 2.
+            # Seen before the period, friends from before it: the whole period, less the time both its
+            # friends were held, each by 4 gifts' day over 2 of 10 days: 0.2 each, 0.04 both.
             "asked": FirstFriend(START - 5 * DAY, START - DAY, answered=False, friends=2),
-            # Answered a request on day 4: a session of its opened its 6 days with a friend.
+            # Answered a request on day 4: a session of its opened its 6 days with a friend, its 3 friends
+            # each held by 3 gifts' day over 3 of 6 days.
             "answered": FirstFriend(START, START + 4 * DAY, answered=True, friends=3),
             # Answered at its first session, which a segment's sessions count already.
             "first": FirstFriend(START + DAY, START + DAY + SESSION_GAP / 2, answered=True, friends=1),
@@ -71,8 +73,10 @@ def test_a_players_days_with_a_friend_less_each_gifts_cooldown_over_its_friends(
         },
     )
     assert found == {
-        "asked": {"sent": 4, "giftable": 8.0, "opened": 0.0, "observed": 10.0, **_coins(4)},
-        "answered": {"sent": 3, "giftable": 5.0, "opened": 1.0, "observed": 10.0, **_coins(3)},
+        "asked": pytest.approx({"sent": 4, "giftable": 9.6, "opened": 0.0, "observed": 10.0, **_coins(4)}),
+        "answered": pytest.approx(
+            {"sent": 3, "giftable": 6 - 6 / 6**3, "opened": 1.0, "observed": 10.0, **_coins(3)}
+        ),
         "first": pytest.approx(
             {"sent": 1, "giftable": 8.0 - 1 / 96, "opened": 0.0, "observed": 9.0, **_coins(1)}
         ),

@@ -60,7 +60,9 @@ NUMBER_FIELDS = [
     ("events", "1.5", "must be a number from 0 to 1"),
     ("lobbies", "-0.1", "must be a number from 0 to 1"),
     ("teams", '"often"', "must be a number from 0 to 1"),
-    ("gifts", "true", "must be a number from 0 to 1"),
+    ("gifts", "true", "must be a number from 0 to 20"),
+    ("gifts", "21", "must be a number from 0 to 20"),
+    ("completes", "1.5", "must be a number from 0 to 1"),
     ("guilds", "nan", "must be a number from 0 to 1"),
     ("crates", "2", "must be a number from 0 to 1"),
     ("spend", "inf", "must be a number from 0 to 1"),
@@ -108,7 +110,7 @@ def test_names_shapes_and_unknown_fields() -> None:
 
 
 def test_every_problem_is_reported_at_once() -> None:
-    text = "[segments.a]\nshare = 2\ngifts = 3\n[studio]\ncrates = { chest = -1 }\n"
+    text = "[segments.a]\nshare = 2\ngifts = 30\n[studio]\ncrates = { chest = -1 }\n"
     text += "login_credit = { coins = 0 }\n"
     problems = refused(text)
     assert set(problems) == {

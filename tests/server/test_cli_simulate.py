@@ -218,9 +218,15 @@ def test_compare_plays_one_population_on_two_manifests(tmp_path: Path) -> None:
     assert half["other"] > half["base"] and half["change"] > 0
     page = (tmp_path / "cmp" / "report.html").read_text()
     assert "Differences" in page and 'data-chart="compare-event-sprint"' in page
-    # A milestone's threshold moved the gems it pays, not the coins: their chart would draw one line twice.
-    assert 'data-chart="compare-economy-gems"' in page and 'data-chart="compare-economy-coins"' not in page
-    assert "No row of theirs changed, so not drawn: coins" in page
+    # A milestone's threshold moved the gems it pays (and, through the draws after, other resources): a
+    # resource or an event none of whose rows changed is not drawn (its chart would draw one line twice),
+    # but named: the team events, which no milestone of the sprint moves.
+    changed = {r["subject"] for r in report["differences"] if r["section"] == "economy" and r["change"]}
+    assert "gems" in changed
+    for key in ("coins", "gems", "potion"):
+        assert (f'data-chart="compare-economy-{key}"' in page) == (key in changed), key
+    assert "No row of theirs changed, so not drawn: relay, raid" in page
+    assert 'data-chart="compare-event-relay"' not in page
     assert sorted(p.name for p in (tmp_path / "cmp").glob("*.csv")) == ["differences.csv", "warnings.csv"]
     differences = rows_of(tmp_path / "cmp" / "differences.csv")
     assert differences[0][:6] == ["Section", "Subject", "Metric", "Base", "Other", "Change"]
@@ -232,10 +238,10 @@ def test_compare_plays_one_population_on_two_manifests(tmp_path: Path) -> None:
 
 def test_a_population_is_refused_by_its_fields(tmp_path: Path) -> None:
     population = tmp_path / "pop.toml"
-    population.write_text("[segments.all]\nshare = 1\ngifts = 2\n[events.marathon]\nworst = 0\nbest = 1\n")
+    population.write_text("[segments.all]\nshare = 1\ngifts = 21\n[events.marathon]\nworst = 0\nbest = 1\n")
     result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--population", str(population))
     assert result.exit_code == 2
-    assert "segments.all.gifts: must be a number from 0 to 1" in result.stderr
+    assert "segments.all.gifts: must be a number from 0 to 20" in result.stderr
     assert not (tmp_path / "out").exists()
     population.write_text("[events.marathon]\nworst = 0\nbest = 1\n")
     result = simulate(tmp_path, "out", "--players", "5", "--days", "1", "--population", str(population))

@@ -114,10 +114,11 @@ def test_a_manifest_against_itself_marks_nothing(tmp_path: Path) -> None:
     found = report(tmp_path, "aa")
     assert found["base"]["run"]["seeds"] == found["other"]["run"]["seeds"] == [1, 2, 3]
     rows = found["differences"]
-    assert rows and all(r["significant"] is False for r in rows)
-    assert all(r["changes"] == [0, 0, 0] and r["change"] == 0 for r in rows)
+    # A figure neither side has in a seed (a segment that played no attempt there) changes by None.
+    assert rows and all(r["significant"] is not True for r in rows)
+    assert all(set(r["changes"]) <= {0, None} and r["change"] in (0, None) for r in rows)
     page = (tmp_path / "aa" / "report.html").read_text()
-    assert page.count('<tr class="noise">') == len(rows)
+    assert page.count('<tr class="noise">') == sum(r["significant"] is False for r in rows)
     assert f"<summary>{len(rows)} rows did not move</summary>" in page
 
 

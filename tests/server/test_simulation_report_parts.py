@@ -154,6 +154,7 @@ def test_a_part_within_another_adds_its_fields_to_that_section_before_the_field_
         "issued",
         "pending_at_end",
         "pending_crates",
+        "crates_by_default",
         "quest_grants",
         "pending_by_source",
         "expired_by_source",
