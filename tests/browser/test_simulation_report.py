@@ -39,6 +39,10 @@ class Opened:
         self.page.goto(path.as_uri(), wait_until="load")
 
 
+#: Credited coins, the players pay the sprint's entry cost on their first day.
+CREDITED = "[studio]\nlogin_credit = { coins = 20 }\n"
+
+
 def report_of(
     tmp: Path, manifests: list[tuple[str, str]], *, players: int, days: int, population: str = ""
 ) -> Path:
@@ -160,9 +164,7 @@ def test_a_source_is_one_colour_in_every_economy_charts_legend(browser: Any, tmp
 
 
 def test_a_season_of_one_day_says_in_tables_what_one_bar_would(browser: Any, tmp_path: Path) -> None:
-    # Credited coins, the players pay the sprint's entry cost on their first day.
-    credited = "[studio]\nlogin_credit = { coins = 20 }\n"
-    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1, population=credited)
+    html = report_of(tmp_path, [("season.toml", SEASON)], players=40, days=1, population=CREDITED)
     opened = Opened(browser, html)
     names = charts_drawn(opened)
     assert "leaderboard-daily" not in names and "event-sprint" not in names and "economy-net" not in names
@@ -174,7 +176,9 @@ def test_a_season_of_one_day_says_in_tables_what_one_bar_would(browser: Any, tmp
 
 def test_a_comparison_renders_both_side_by_side(browser: Any, tmp_path: Path) -> None:
     other = SEASON.replace("threshold = 500", "threshold = 300")
-    html = report_of(tmp_path, [("season.toml", SEASON), ("other.toml", other)], players=30, days=1)
+    html = report_of(
+        tmp_path, [("season.toml", SEASON), ("other.toml", other)], players=30, days=1, population=CREDITED
+    )
     opened = Opened(browser, html)
     assert opened.page.title() == "Simulation comparison: arena"
     assert opened.page.locator("table.differences tbody tr").count() > 20
