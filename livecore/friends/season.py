@@ -1,9 +1,9 @@
 """The friends' part of a simulated season (docs/simulation.md#playing-a-season): the presence heartbeat
 a client sends as each session opens (which counts the player's sessions), a segment's ``friends``,
-the friend requests a player sends at its first session (to as many players drawn at random, but itself
-and its friends), and its answers, at each session, to the requests waiting for it. What the players know
-of their friends is kept here: the areas that build on the friends read it through
-:meth:`FriendsDriver.friends_of` (a gift goes to a friend, a partner invite too)."""
+the friend requests a player sends at its first session (to as many players drawn at random among
+those installed by then, but itself and its friends), and its answers, at each session, to the requests
+waiting for it. What the players know of their friends is kept here: the areas that build on the friends
+read it through :meth:`FriendsDriver.friends_of` (a gift goes to a friend, a partner invite too)."""
 
 from __future__ import annotations
 
@@ -41,12 +41,12 @@ class FriendsDriver(Driver):
 
     def first_session(self, member: Member) -> None:
         play, rng = self.play, self.play.rng
-        players = len(play.members)
+        installed = play.installed  # a player meets those who have installed the game
         for _ in range(int(member.segment.rate(FRIENDS))):
-            other = rng.randrange(players)
+            target = installed[rng.randrange(len(installed))]
+            other = target.index
             if other == member.index or other in self.friends_of(member):
                 continue
-            target = play.member(other)
             request = member.handle.friends.send_request
             sent = play.act("friends.request", request, external_player_id=target.handle)
             if sent is None:

@@ -218,6 +218,12 @@ class Play(Protocol):
         """Every member, by index."""
         ...
 
+    @property
+    def installed(self) -> Sequence[Member]:
+        """The members who have installed by now (a member's ``handle`` is registered from its install
+        day): the players another player may meet."""
+        ...
+
     def later(self, action: Callable[..., None], *args: Any) -> None:
         """Run ``action(*args)`` at the current tick, after what is already due then."""
         ...

@@ -95,10 +95,10 @@ class _Member:
     )
 
     def __init__(
-        self, index: int, handle: SimPlayer, segment: Segment, skill: float, installed: int = 0
+        self, index: int, handle: SimPlayer | None, segment: Segment, skill: float, installed: int = 0
     ) -> None:
         self.index = index
-        self.handle = handle
+        self.handle = handle  # None until it installs: it registers on its install day
         self.segment = segment
         self.skill = skill
         self.installed = installed
@@ -170,6 +170,8 @@ class Season:
         self.players_by_day: list[int] = []
         self._rng = random.Random(f"{seed}:behaviour")
         self._members: list[_Member] = []
+        self._installs: dict[int, list[_Member]] = {}  # the members still to install, by install day
+        self._installed: list[_Member] = []  # those installed, in the order they did
         self._by_player_id: dict[str, _Member] = {}
         self._queue: list[tuple[int, int, Callable[..., None], tuple[Any, ...]]] = []
         self._seq = 0
@@ -310,6 +312,12 @@ class Season:
         """Every member, by index."""
         return self._members
 
+    @property
+    def installed(self) -> list[_Member]:
+        """The members who have installed by now, in the order they did (by index within a day): the
+        players another player may meet."""
+        return self._installed
+
     def later(self, action: Callable[..., None], *args: Any) -> None:
         """Run ``action(*args)`` at the current tick, after what is already due then."""
         self._push(self._now, action, args)
@@ -407,21 +415,35 @@ class Season:
         rng.shuffle(order)
         width = len(str(self.players - 1))
         for index, segment in enumerate(order):
-            handle = self.sim.player(f"p{index:0{width}d}")
+            external_id = f"p{index:0{width}d}"
             skill = min(1.0, max(0.0, rng.gauss(segment.score.mean, segment.score.sd)))
             over = int(segment.rate(behaviour.INSTALLS_OVER))
             installed = behaviour.installed_on(installs.random(), over, self.days)
-            member = _Member(index, handle, segment, skill, installed)
+            member = _Member(index, None, segment, skill, installed)
             self._members.append(member)
-            self._by_player_id[handle.id] = member
-            self.segment_of[handle.external_id] = segment.name
+            self._installs.setdefault(installed, []).append(member)
+            self.segment_of[external_id] = segment.name
             if on_players is not None and (index + 1) % self.players_step == 0:
                 on_players(self.players_step)
         if on_players is not None and self.players % self.players_step:
             on_players(self.players % self.players_step)
+        self._install(0)
+
+    def _install(self, day: int) -> None:
+        """Register the members who install on that day, as their clients do on a server: the player's
+        record and its ``player.registered`` webhook date from its install day, and the other members
+        meet it from then on (:attr:`installed`)."""
+        width = len(str(self.players - 1))
+        for member in self._installs.pop(day, ()):
+            handle = self.sim.player(f"p{member.index:0{width}d}")
+            member.handle = handle
+            self._by_player_id[handle.id] = member
+            self._installed.append(member)
         self._read_webhooks()
 
     def _plan_day(self, day: int) -> None:
+        if day:
+            self._install(day)
         rng = random.Random(f"{self.seed}:day:{day}")
         for member in self._members:
             segment = member.segment

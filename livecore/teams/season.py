@@ -94,7 +94,7 @@ class _Teams(Driver):
         play, rng = self.play, self.play.rng
         if slot_at(event, play.start + timedelta(seconds=play.elapsed)) is None:
             return
-        chosen = [m for m in play.members if rng.random() < m.segment.rate(TEAMS)]
+        chosen = [m for m in play.installed if rng.random() < m.segment.rate(TEAMS)]
         rng.shuffle(chosen)
         size = event.of(TEAM_SETTINGS).size
         put = play.server.teams.put_roster

@@ -66,7 +66,11 @@ class _Player:
 
 
 def players_of(at: Gathering) -> list[_Player]:
-    return [_Player(m.handle.id, m.segment.name, m.installed, m.sessions > 0) for m in at.season.members]
+    return [
+        _Player(m.handle.id, m.segment.name, m.installed, m.sessions > 0)
+        for m in at.season.members
+        if m.handle is not None  # installed: a season played in steps may not have reached them
+    ]
 
 
 def _dollars(cents: float | None) -> float | None:

@@ -4,6 +4,8 @@ price and balance (livecore/grants/offers.py). Embedded, without a server."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from livecore.economy.memory import EconomyTables
@@ -11,6 +13,7 @@ from livecore.economy.rules import Reason
 from livecore.grants.memory import GrantTables
 from livecore.grants.offers import OFFERS, UNAFFORDABLE, Offer
 from livecore.grants.rules import GrantKind
+from livecore.players.memory import PlayerTables
 from livecore.purchases.memory import PurchaseTables
 from livecore.purchases.rules import ValidationStatus
 from livecore.simulation import Simulation, behaviour
@@ -136,6 +139,20 @@ def test_players_install_evenly_over_their_segments_first_days() -> None:
     assert all(30 <= installed.count(day) <= 70 for day in range(4))
     # A player with a return curve plays first on its install day, never before.
     assert all(m.days_played[0] == m.installed for m in played.members)
+
+
+def test_a_player_is_registered_on_its_install_day_and_met_from_then_on() -> None:
+    fields = {"installs_over": 3, "return_d1": 0.5, "return_d7": 0.2}
+    sim = Simulation.from_manifest(SEASON, seed=5, start=MONDAY)
+    played = Season(sim, parse_population(with_fields(POPULATION, **fields)), players=60, days=3, seed=5)
+    played.play(days=1)
+    assert all((m.handle is None) == (m.installed > 0) for m in played.members)
+    assert {m.index for m in played.installed} == {m.index for m in played.members if m.installed == 0}
+    played.play()
+    players = sim.store.tables_of(PlayerTables).players
+    for member in played.members:
+        record = players[(sim.game.id, member.handle.external_id)]
+        assert record.first_seen_at.date() == (MONDAY + timedelta(days=member.installed)).date()
 
 
 def test_installs_spread_over_the_season_at_most() -> None:
