@@ -29,6 +29,7 @@ from livecore.guilds.rules import HelpTallies, StintTallies
 from livecore.live_events.attempts import AttemptTally
 from livecore.manifest import parse_manifest
 from livecore.players.rules import PeriodActivity
+from livecore.purchases.rules import RevenueSummary
 from livecore.scope import Environment
 from livecore.simulation.fitting import fit_population
 from livecore.simulation.part import FitPeriod
@@ -88,6 +89,8 @@ def planted(players: int, days: int, seed: int = 1) -> Any:
             latest=lambda *_: {},
         ),
         friends=_Reads(first_day_requests=lambda *_: requests, first_friends=lambda *_: befriended),
+        # the planted history sold nothing for real money
+        purchases=_Reads(revenue=lambda *_: RevenueSummary(0, 0, 0, (), ())),
         guilds=_Reads(tallies=lambda *_: stints),
         guild_help=_Reads(tallies=lambda *_: help_),
     )

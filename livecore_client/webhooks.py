@@ -319,11 +319,11 @@ PAYLOAD_TYPES: dict[str, type[WebhookPayload]] = {
     for module in (
         _players,
         _economy,
+        _purchases,
         _grants,
         _crates,
         _friends,
         _gifts,
-        _purchases,
         _live_events,
         _lobbies,
         _leaderboards,

@@ -235,7 +235,7 @@ def test_a_page_draws_no_chart_for_the_resources_no_player_touched(tmp_path: Pat
     declared = "".join(f'[games.arena.resources.r{i}]\ntype = "item"\n\n' for i in range(3000))
     manifest = SEASON.replace("[games.arena.resources.coins]", declared + "[games.arena.resources.coins]", 1)
     # Two days: a season of one draws a resource minted by a single source in no chart at all.
-    result = simulate(tmp_path, "--players", "5", "--days", "2", manifest=manifest)
+    result = simulate(tmp_path, "--players", "20", "--days", "2", manifest=manifest)
     assert result.exit_code == 0, result.output
     page = (tmp_path / "out" / "report.html").read_text()
     drawn = re.findall(r'data-chart="economy-([^"]+)"', page)
