@@ -41,8 +41,9 @@ from livecore_server.simulate import MOST_SEEDS, shipped
     default=1,
     show_default=True,
     type=click.IntRange(1, MOST_SEEDS),
-    help="Seeds to play, --seed the first (in parallel, a process per core): the report gives each headline"
-    " number's spread over them and, with --compare, whether each change stands out of their noise.",
+    help="Seeds to play, --seed the first (in parallel, a process per core, or on --cluster): the report"
+    " gives each headline number's spread over them and, with --compare, whether each change stands out"
+    " of their noise.",
 )
 @click.option(
     "--out",
@@ -98,6 +99,14 @@ from livecore_server.simulate import MOST_SEEDS, shipped
     help="Read each of the season's own actions through its wire form, as the server reads a request"
     " (slower; the report is the same, and an action the wire reads otherwise fails the run).",
 )
+@click.option(
+    "--cluster",
+    metavar="ADDRESS",
+    default=None,
+    help="Play the seasons on a Dask cluster, by its scheduler's address (tcp://host:8786), rather than on"
+    " this machine's cores; the same report. Its workers run where livecore (and the studio's areas) is"
+    " installed, and this needs pip install 'livecore[cluster]' (docs/simulation.md#on-a-cluster).",
+)
 @area_option(
     "Play a studio's own area, by package name, as serve --area serves it (repeatable; LIVECORE_AREAS:"
     " comma-separated). Areas installed by entry point and those the manifest names in [plugins] areas are"
@@ -117,6 +126,7 @@ def simulate(
     start: Any,
     game: str | None,
     check: bool,
+    cluster: str | None,
     studio_areas: tuple[str, ...],
 ) -> None:
     """Play a seeded population through a manifest's season, embedded, and write its report.
@@ -126,7 +136,8 @@ def simulate(
     for --days days; report.json and report.html (one self-contained page with charts) go into --out.
     With --compare OTHER_MANIFEST both manifests are played by the same players and reported side by
     side; with --compare-population OTHER_POPULATION, both populations (another manifest too with both
-    options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core):
+    options). With --seeds N the seeds --seed to --seed + N - 1 are played (side by side, a process per core,
+    or on the Dask cluster --cluster names):
     the report gives each headline number's spread over them, and a comparison marks which changes stand
     out of the seeds' noise (paired t-tests, the numbers marked chosen together at a 5% false discovery
     rate), each with its interval at the level that choice holds it to: a row is marked exactly when its
@@ -142,6 +153,7 @@ def simulate(
     from livecore_server import plugins
     from livecore_server.manifest import read_manifest
     from livecore_server.simulate import limits as stated
+    from livecore_server.simulate.engines import Cluster, ClusterError, workers
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
     from livecore_server.simulate.run import (
@@ -150,7 +162,6 @@ def simulate(
         memory_need,
         parse,
         read_population,
-        workers,
     )
     from livecore_server.simulate.run import simulate as run_simulation
 
@@ -208,21 +219,33 @@ def simulate(
     _can_be_directory(out)
     began = time.perf_counter()
     label = f"{players:,} players x {days} days" + (f" x {seeds} seeds" if seeds > 1 else "")
+    seasons = seeds * max(len(manifests), len(populations))
     with contextlib.ExitStack() as stack:
         bars: list[Any] = []
+        engine = None
+        if cluster is not None:
+            try:
+                engine = stack.enter_context(Cluster(cluster))
+            except ClusterError as exc:
+                raise Refused("cluster_unavailable", shown(str(exc)), exit_code=2) from None
 
         def starting() -> None:
             """Once every season is checked, before the first player is made (a million take minutes,
             and gigabytes): the memory it needs, and a bar with a step per player made and per player's
-            day played, which so moves from the first second."""
-            need = memory_need(
-                players, days, processes=workers(seeds * max(len(manifests), len(populations)))
-            )
-            here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-            beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
-            click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)
-            steps = seeds * max(len(manifests), len(populations)) * players * (1 + days)
-            bars.append(stack.enter_context(click.progressbar(length=steps, label=label, file=sys.stderr)))
+            day played, which so moves from the first second; on a cluster, whose workers tell no step,
+            the memory a season needs and a bar with a step per season."""
+            if engine is not None:
+                each = _bytes(memory_need(players, days))
+                click.echo(f"{label}: {seasons} seasons on {cluster}, about {each} of memory each", err=True)
+                steps, shown_as = seasons, f"{label}: seasons"
+            else:
+                need = memory_need(players, days, processes=workers(seasons))
+                here = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+                beyond = f", more than this machine's {_bytes(here)}" if need > here else ""
+                click.echo(f"{label}: about {_bytes(need)} of memory{beyond}", err=True)
+                steps, shown_as = seasons * players * (1 + days), label
+            bar = click.progressbar(length=steps, label=shown_as, show_pos=bool(engine), file=sys.stderr)
+            bars.append(stack.enter_context(bar))
 
         try:
             report = run_simulation(
@@ -240,6 +263,8 @@ def simulate(
                 on_start=starting,
                 on_day=lambda _: bars[0].update(players),
                 on_players=lambda made: bars[0].update(made),
+                engine=engine,
+                on_season=None if engine is None else lambda _done, _seasons: bars[0].update(1),
             )
         except PopulationRefused as exc:
             click.echo(refusal(f"population {given[exc.name]} refused", exc.problems), err=True)

@@ -2,18 +2,16 @@
 population, play the season embedded (:class:`livecore.simulation.season.Season`), gather its report
 and write it; with another manifest, another population or both, play both configurations on the same
 seeds and compare; with several seeds, play each and report them together. Several seasons (a
-comparison's two, or several seeds') are played side by side, in worker processes. A studio's areas
+comparison's two, or several seeds') are played side by side, in worker processes or on a cluster
+(:mod:`~livecore_server.simulate.engines`). A studio's areas
 (``areas``: their server sides, as a server serves them) are played and reported after the built-in
 ones."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
-import queue
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,8 +24,9 @@ from livecore.manifest import Manifest
 from livecore.simulation import Simulation
 from livecore.simulation.population import Population, PopulationError, parse_population
 from livecore.simulation.season import Season
-from livecore_server.simulate import MOST_SEEDS
+from livecore_server.simulate import MOST_SEEDS, engines
 from livecore_server.simulate.compare import comparison, spread
+from livecore_server.simulate.engines import Engine, Processes, Progress, workers
 from livecore_server.simulate.gather import fold, gather, gathering, parts
 
 T = TypeVar("T")
@@ -156,16 +155,6 @@ class Sources:
         return manifests, plugins.load(self.areas)
 
 
-def workers(seasons: int) -> int:
-    """How many processes play ``seasons`` seasons side by side (each seed's, or each of a comparison's):
-    one per core this process may run on, no more than the seasons; 1 (the command's own process) for
-    one season."""
-    if seasons <= 1:
-        return 1
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(seasons, cores))
-
-
 class PopulationRefused(PopulationError):
     """A population a run plays refused against the game it plays (an event it names is not there):
     ``name`` says which of the run's populations."""
@@ -239,29 +228,19 @@ def _each(items: Sequence[T], runs: int) -> list[T]:
     return list(items) if len(items) == runs else [items[0]] * runs
 
 
-# A worker process's queue of progress messages (``("day", day)``, ``("players", made)``, and
-# ``("done", seed)`` once a season of the seed is played or has failed), read by the command's process.
-_progress: Any = None
-
-
-def _listen(progress: Any) -> None:
-    global _progress
-    _progress = progress
-
-
 def _play_season(shared: _Seeds, sources: Sources, seed: int, run: int) -> dict[str, Any]:
-    """In a worker process: the report of one season of one seed (its manifest's, or one of a
-    comparison's: ``run``), plain data. What fails is raised in the command's process; an exception that
-    cannot be sent there as it is (one whose arguments do not make it again, as a refusal's problems) as
-    a :class:`RuntimeError` naming it, since one that cannot be would break the pool, and every other
-    season with it."""
+    """In a worker process (of this machine or of a cluster): the report of one season of one seed (its
+    manifest's, or one of a comparison's: ``run``), plain data, its steps told (:func:`engines.step`).
+    What fails is raised in the command's process; an exception that cannot be sent there as it is (one
+    whose arguments do not make it again, as a refusal's problems) as a :class:`RuntimeError` naming it,
+    since one that cannot be would break the pool, and every other season with it."""
     try:
         manifests, areas = sources.load()
         [report] = shared.played(
             shared.seasons(manifests, seed, areas, only=run),
             areas,
-            lambda day: _progress.put(("day", day)),
-            lambda made: _progress.put(("players", made)),
+            lambda day: engines.step("day", day),
+            lambda made: engines.step("players", made),
         )
         return report
     except Exception as exc:
@@ -270,54 +249,17 @@ def _play_season(shared: _Seeds, sources: Sources, seed: int, run: int) -> dict[
         except Exception:
             raise RuntimeError(f"seed {seed}: {type(exc).__name__}: {exc}") from exc
         raise
-    finally:
-        _progress.put(("done", seed))
 
 
 def _in_parallel(
-    shared: _Seeds,
-    sources: Sources,
-    seeds: Sequence[int],
-    runs: int,
-    on_day: Callable[[int], None] | None,
-    on_players: Callable[[int], None] | None,
+    engine: Engine, shared: _Seeds, sources: Sources, seeds: Sequence[int], runs: int, progress: Progress
 ) -> list[list[dict[str, Any]]]:
-    """Each seed's reports, each season of each seed (``runs`` a seed) played in :func:`workers`
-    processes (each a new interpreter: ``spawn``, so nothing of this process's threads or state is
-    copied), in the seeds' order whatever the order they finish in. A season rather than a seed a task:
-    a comparison's two seasons take both cores, and five seeds' ten seasons leave no core idle at the
-    end. The callbacks are called in this process as the workers report their steps."""
-    context = multiprocessing.get_context("spawn")
-    progress = context.Queue()
-    with ProcessPoolExecutor(
-        workers(len(seeds) * runs), mp_context=context, initializer=_listen, initargs=(progress,)
-    ) as pool:
-        futures = [
-            pool.submit(_play_season, shared, sources, seed, run) for seed in seeds for run in range(runs)
-        ]
-        try:
-            done = 0
-            while done < len(futures):
-                try:
-                    kind, value = progress.get(timeout=0.5)
-                except queue.Empty:
-                    for future in futures:  # a worker that died says nothing: its seed's future fails
-                        if future.done() and future.exception() is not None:
-                            future.result()
-                    continue
-                if kind == "day" and on_day is not None:
-                    on_day(value)
-                elif kind == "players" and on_players is not None:
-                    on_players(value)
-                elif kind == "done":
-                    done += 1
-            reports = [future.result() for future in futures]
-            return [reports[i : i + runs] for i in range(0, len(reports), runs)]
-        except BaseException:
-            # The seeds not yet started are not played; those playing end first (their processes read
-            # the queue this process drops after).
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+    """Each seed's reports, each season of each seed (``runs`` a seed) played by ``engine``, in the seeds'
+    order whatever the order they finish in. A season rather than a seed a task: a comparison's two
+    seasons take both cores, and five seeds' ten seasons leave no core idle at the end."""
+    each = [(shared, sources, seed, run) for seed in seeds for run in range(runs)]
+    reports = engine.play(_play_season, each, progress)
+    return [reports[i : i + runs] for i in range(0, len(reports), runs)]
 
 
 def simulate(
@@ -336,6 +278,8 @@ def simulate(
     on_start: Callable[[], None] | None = None,
     on_day: Callable[[int], None] | None = None,
     on_players: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
+    on_season: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The report of one manifest played by one population (each by name), or the comparison of two
     configurations (the first the base): two manifests, two populations, or both, the one given once
@@ -350,14 +294,18 @@ def simulate(
     each headline number's ``spread`` over them; or, comparing, the differences over the seeds paired,
     each with whether it stands out of their noise (:mod:`livecore_server.simulate.compare`). With
     ``sources`` (what ``manifests`` and ``areas`` are made from) the seasons (of a comparison, of several
-    seeds) are played in worker processes side by side (:func:`workers`), else one after the other here;
-    the report is the same. ``check``: read
+    seeds) are played by ``engine`` (every season, even one), by default in worker processes side by side
+    (:class:`~livecore_server.simulate.engines.Processes`, when there are several seasons and cores), else
+    one after the other here; the report is the same. ``on_season(done, seasons)``: a season played by an
+    engine. ``check``: read
     every season's own calls through their wire form, as the server reads a request (the report is the
     same; a call the wire reads otherwise raises)."""
     if not 1 <= seeds <= MOST_SEEDS:
         raise ValueError(f"a run plays 1 to {MOST_SEEDS} seeds")
     if not (1 <= len(manifests) <= 2 and 1 <= len(populations) <= 2):
         raise ValueError("a run plays one or two manifests, and one or two populations")
+    if engine is not None and sources is None:
+        raise ValueError("an engine plays a run's sources: give them")
     runs = max(len(manifests), len(populations))
     if runs == 2:
         base, other = (_settings(m, game) for _, m in _each(manifests, 2))
@@ -371,9 +319,10 @@ def simulate(
         on_start()
     played: list[list[dict[str, Any]]]
     numbers = list(range(seed, seed + seeds))
-    if sources is not None and workers(seeds * runs) > 1:
+    if sources is not None and (engine is not None or workers(seeds * runs) > 1):
         checked.clear()
-        played = _in_parallel(shared, sources, numbers, runs, on_day, on_players)
+        progress = Progress(on_day, on_players, on_season)
+        played = _in_parallel(engine or Processes(), shared, sources, numbers, runs, progress)
     elif seeds == 1:
         played = [shared.played(checked, areas, on_day, on_players)]
     else:

@@ -16,7 +16,8 @@ from click.testing import CliRunner, Result
 from livecore.simulation.population import parse_population
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest_text
-from livecore_server.simulate.run import Sources, memory_need, parse, simulate, workers
+from livecore_server.simulate.engines import workers
+from livecore_server.simulate.run import Sources, memory_need, parse, simulate
 
 #: The demo's daily time trial pays each completion this; the richer copy pays 50 times as much.
 COMPLETION = 'completion_rewards = [{ type = "currency", key = "coins", amount = 10 }]'
