@@ -134,6 +134,10 @@ class Cluster:
         except ImportError:
             raise ClusterError(f"a cluster needs the distributed package, not installed: {HINT}") from None
         try:
+            # An address it cannot read is refused before a client starts: one that fails once started is
+            # left with an event loop that its finalizer waits on, and the command exits late, with a
+            # traceback.
+            self._distributed.comm.resolve_address(address)
             self._client = self._distributed.Client(
                 address, timeout=CONNECT_TIMEOUT if timeout is None else timeout, set_as_default=False
             )
