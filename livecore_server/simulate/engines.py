@@ -10,6 +10,7 @@ import importlib
 import multiprocessing
 import os
 import queue
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -133,18 +134,38 @@ class Cluster:
             self._distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise ClusterError(f"a cluster needs the distributed package, not installed: {HINT}") from None
+        wait = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             # An address it cannot read is refused before a client starts: one that fails once started is
             # left with an event loop that its finalizer waits on, and the command exits late, with a
             # traceback.
             self._distributed.comm.resolve_address(address)
-            self._client = self._distributed.Client(
-                address, timeout=CONNECT_TIMEOUT if timeout is None else timeout, set_as_default=False
-            )
+            self._client = self._connected(address, wait)
         except Exception as exc:  # an address it cannot parse, a scheduler that does not answer, ...
             reason = str(exc) or type(exc).__name__
             raise ClusterError(f"cannot reach the cluster's scheduler at {address}: {reason}") from None
         self.address = address
+
+    def _connected(self, address: str, timeout: float) -> Any:
+        """A client of the scheduler at ``address``, made in a thread of its own and waited for a little
+        longer than ``timeout``: where another service listens, distributed waits for its answer without
+        end, and the thread is left to the end of the command."""
+        made: list[Any] = []
+
+        def connect() -> None:
+            try:
+                made.append(self._distributed.Client(address, timeout=timeout, set_as_default=False))
+            except Exception as exc:
+                made.append(exc)
+
+        thread = threading.Thread(target=connect, daemon=True)
+        thread.start()
+        thread.join(timeout + 5)
+        if not made:
+            raise TimeoutError(f"no Dask scheduler answered within {timeout:g} s")
+        if isinstance(made[0], Exception):
+            raise made[0]
+        return made[0]
 
     def __enter__(self) -> Cluster:
         return self

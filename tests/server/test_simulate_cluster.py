@@ -5,6 +5,7 @@ missing, is one line and exit 2."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -100,14 +101,23 @@ def test_a_season_failing_on_a_worker_fails_the_run(address: str) -> None:
         )
 
 
+@pytest.fixture
+def silent() -> Iterator[str]:
+    """The address of a port that takes connections and never says a word: another service than Dask."""
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        yield f"tcp://127.0.0.1:{listening.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("where", ["nobody", "silent", "unreadable"])
 def test_an_address_no_scheduler_answers_is_one_line_exit_2(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, where: str
 ) -> None:
     monkeypatch.setattr(engines, "CONNECT_TIMEOUT", 1.0)
-    result = run(tmp_path, "out", "--cluster", NOBODY)
+    address = {"nobody": NOBODY, "unreadable": "no port"}.get(where) or request.getfixturevalue("silent")
+    result = run(tmp_path, "out", "--cluster", address)
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
-    assert line.startswith(f"Error: cannot reach the cluster's scheduler at {NOBODY}: "), line
+    assert line.startswith(f"Error: cannot reach the cluster's scheduler at {address}: "), line
     assert not (tmp_path / "out" / "report.json").exists()
 
 
