@@ -129,6 +129,11 @@ def contents(game: Game, entries: Sequence[CrateEntry], rng: RandomSource) -> tu
     return tuple(merged)
 
 
+#: Contents below this share of what a crate gives on average disappoint its player: most draws of a
+#: table with a rare jackpot are below its average, and a player expects that much.
+DISAPPOINTING = 0.5
+
+
 def expected(settings: CrateSettings) -> dict[tuple[str, str], float]:
     """What one crate gives on average, by reward (its type and key): each row's rewards by the row's
     chance, over its ``rolls`` draws."""
@@ -142,11 +147,12 @@ def expected(settings: CrateSettings) -> dict[tuple[str, str], float]:
 
 
 def below_expected(means: Mapping[tuple[str, str], float], drawn: Mapping[tuple[str, str], int]) -> bool:
-    """Whether ``drawn`` (amounts by reward) is less than crates whose :func:`expected` rewards sum to
-    ``means`` give on average: each reward's amount over its mean, averaged over the rewards the crates
-    may give, is below 1 (a jackpot of one reward makes up for little of the others)."""
+    """Whether ``drawn`` (amounts by reward) is well below what crates whose :func:`expected` rewards sum
+    to ``means`` give on average: each reward's amount over its mean, averaged over the rewards the
+    crates may give, is below :data:`DISAPPOINTING` (a jackpot of one reward makes up for little of the
+    others)."""
     shares = [drawn.get(at, 0) / mean for at, mean in means.items() if mean > 0]
-    return bool(shares) and sum(shares) / len(shares) < 1
+    return bool(shares) and sum(shares) / len(shares) < DISAPPOINTING
 
 
 def _add(merged: list[Entry], reward: Entry) -> None:

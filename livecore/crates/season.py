@@ -2,7 +2,7 @@
 sends a player crates on each day it plays (``[studio] crates``, by default 0.1 of each crate the game
 declares), and a session opens the crates its player holds by its segment's ``crates`` chance. A crate's
 contents are claimed as the crate opens, not as a pending grant: a reward, and a setback
-(:data:`BELOW_EXPECTED`) too where they are less than such a crate gives on average."""
+(:data:`BELOW_EXPECTED`) too where they are well below what such a crate gives on average."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from livecore.simulation.part import (
     Tallies,
 )
 
-#: The setback of a crate whose contents were less than it gives on average (``crates.rules.below_expected``).
+#: The setback of a crate whose contents were well below its average (``crates.rules.below_expected``).
 BELOW_EXPECTED = "crate_below_expected"
 #: A session's chance to open the crates its player holds.
 CRATES = Rate("crates", 0.8, {"engaged": 0.95, "regular": 0.8, "casual": 0.6})
@@ -84,7 +84,7 @@ class _Crates(Driver):
                         play.set_back(member, BELOW_EXPECTED)
 
     def _below_expected(self, crates: Any, drawn: Any) -> bool:
-        """Whether the contents of a crate grant's entries were less than its crates give on average."""
+        """Whether the contents of a crate grant's entries were well below what its crates give on average."""
         means: dict[tuple[str, str], float] = {}
         for entry in crates:
             for at, mean in self.means.get(entry.key, {}).items():
