@@ -25,15 +25,19 @@ from livecore_server.cli_options import (
     refusal,
     server_config,
 )
-from livecore_server.simulate import MOST_SEEDS, shipped
+from livecore_server.simulate import DAYS, MOST_SEEDS, PLAYERS, START, shipped
 
 
 @click.command(cls=Command)
 @click.argument("manifest", callback=shipped.option(shipped.MANIFESTS, "manifest"))
 # A first season plays in about 20 s; a month of 10,000 players takes minutes (docs/simulation.md).
-@click.option("--days", default=7, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
+@click.option("--days", default=DAYS, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
-    "--players", default=1_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
+    "--players",
+    default=PLAYERS,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Players to make.",
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
 @click.option(
@@ -86,7 +90,7 @@ from livecore_server.simulate import MOST_SEEDS, shipped
 )
 @click.option(
     "--start",
-    default="2026-01-05",
+    default=START,
     show_default=True,
     type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
     help="When the season starts (UTC).",
@@ -147,6 +151,7 @@ def simulate(
     from livecore_server.simulate.run import (
         PopulationRefused,
         Sources,
+        areas_played,
         memory_need,
         parse,
         read_population,
@@ -174,9 +179,7 @@ def simulate(
             click.echo(refusal(f"manifest {path} refused", exc.problems), err=True)
             sys.exit(2)
     try:
-        # As a server serves them: installed, named, then those the manifests name.
-        named = (*plugins.installed(), *names, *(n for _, m in manifests for n in m.plugins.areas))
-        served = plugins.load(named)
+        named, served = areas_played(names, [m for _, m in manifests])
     except plugins.PluginError as exc:
         raise Refused("plugin_refused", shown(str(exc)), exit_code=2) from None
     for played in served:

@@ -252,7 +252,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None = None) -> tuple[Path, Path]:
     """Write ``report.json``, ``report.html`` and ``<name>.csv`` for each table of the page into ``out``
     (made if missing); answers the first two paths."""
-    report = _shown(report)
+    report = as_shown(report)
     tables = tables_of(report, _parts(parts))
     for name in tables:
         if not _NAME.fullmatch(name):
@@ -266,7 +266,7 @@ def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None 
     return json_path, html_path
 
 
-def _shown(value: Any) -> Any:
+def as_shown(value: Any) -> Any:
     """``value`` with each text in it, keys included, as :func:`livecore.names.shown` shows it: a name
     from the manifest or the population that holds a control or a bidirectional override character
     shows it escaped (``Raid\\u202e``) in every file of the report, and the page stays valid HTML."""
@@ -274,11 +274,11 @@ def _shown(value: Any) -> Any:
         return names.shown(value)
     # A container is copied only where a text in it changed: a report of millions of numbers is not.
     if isinstance(value, dict):
-        pairs = [(_shown(k), _shown(v)) for k, v in value.items()]
+        pairs = [(as_shown(k), as_shown(v)) for k, v in value.items()]
         same = all(a is k and b is v for (a, b), (k, v) in zip(pairs, value.items(), strict=True))
         return value if same else dict(pairs)
     if isinstance(value, list):
-        items = [_shown(item) for item in value]
+        items = [as_shown(item) for item in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     return value
 

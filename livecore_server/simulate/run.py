@@ -12,7 +12,7 @@ import multiprocessing
 import os
 import pickle
 import queue
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -63,14 +63,31 @@ def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerA
     """The population file's (UTF-8 TOML), or the default population when no file is named; refusals
     raise :class:`~livecore.simulation.population.PopulationError`. ``areas``: a studio's areas played,
     whose fields and tables the file may set."""
-    played = registry.areas(a.area for a in areas)
     if path is None:
-        return parse_population("", played)
+        return population_of("", areas)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PopulationError({"population": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return parse_population(text, played)
+    return population_of(text, areas)
+
+
+def population_of(text: str, areas: Sequence[ServerArea] = ()) -> Population:
+    """A population file's text (TOML) read against the built-in areas and a studio's ``areas`` played;
+    refusals raise :class:`~livecore.simulation.population.PopulationError`."""
+    return parse_population(text, registry.areas(a.area for a in areas))
+
+
+def areas_played(
+    names: Sequence[str], manifests: Iterable[Manifest]
+) -> tuple[tuple[str, ...], tuple[ServerArea, ...]]:
+    """The studio's areas a run plays, as a server serves them: those installed by entry point, those
+    ``names`` names, then those the ``manifests`` name in ``[plugins] areas``; answered by name (what a
+    worker process loads again, :class:`Sources`) and loaded (``plugins.PluginError`` where one cannot be)."""
+    from livecore_server import plugins
+
+    named = (*plugins.installed(), *names, *(n for m in manifests for n in m.plugins.areas))
+    return named, plugins.load(named)
 
 
 def season(
