@@ -137,7 +137,9 @@ def to_html(
     tables: Mapping[str, Table] | None = None,
 ) -> str:
     """The report as one HTML page, each part's section drawn by its own template (the section's data
-    shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side.
+    shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side; a
+    sweep (``report["sweep"]``), each row's effect against the value
+    (:func:`~livecore_server.simulate.sweep.chart`).
     ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones);
     ``tables``: the page's (:func:`~livecore_server.simulate.tables.tables_of`, by default read from
     the report)."""
@@ -148,6 +150,23 @@ def to_html(
     if tables is None:
         tables = tables_of(report, _parts(parts))
     template = _TEMPLATES.get_template("report.html")
+    if "sweep" in report:
+        from livecore_server.simulate import sweep
+
+        drawn_rows = sweep.charted(report["sweep"])
+        with charts.page():
+            made = [(r, sweep.chart(r, report["sweep"], i)) for i, r in enumerate(drawn_rows)]
+        return template.render(
+            report=report,
+            compare=False,
+            sweep=report["sweep"],
+            base=report["base"],
+            other=None,
+            charts=made,
+            label=label,
+            parts=found,
+            tables=tables,
+        )
     if report.get("compare"):
         base, other = report["base"], report["other"]
         moved, still = by_evidence(report["differences"])
@@ -161,6 +180,7 @@ def to_html(
         return template.render(
             report=report,
             compare=True,
+            sweep=None,
             moved=moved,
             still=still,
             largest=moved[:LARGEST],
@@ -180,6 +200,7 @@ def to_html(
     return template.render(
         report=report,
         compare=False,
+        sweep=None,
         base=report,
         other=None,
         charts=drawn,

@@ -65,11 +65,16 @@ def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerA
     whose fields and tables the file may set."""
     if path is None:
         return population_of("", areas)
+    return population_of(population_text(path), areas)
+
+
+def population_text(path: str | os.PathLike[str]) -> str:
+    """A population file's text (UTF-8); an unreadable file is a
+    :class:`~livecore.simulation.population.PopulationError` at path ``population``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PopulationError({"population": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return population_of(text, areas)
 
 
 def population_of(text: str, areas: Sequence[ServerArea] = ()) -> Population:
@@ -106,7 +111,7 @@ def season(
     (``ValueError``, :class:`~livecore.simulation.population.PopulationError`), no player made yet.
     ``areas``: a studio's areas played besides the built-in ones; ``check``: read the season's own calls
     through their wire form (:class:`~livecore.simulation.season.Season`)."""
-    resources = len(_settings(manifest, game).resources)
+    resources = len(game_settings(manifest, game).resources)
     if resources * days > RESOURCE_DAYS_MAX:
         raise ValueError(
             f"a report holds each resource on each day, at most {RESOURCE_DAYS_MAX:,} in all:"
@@ -138,7 +143,9 @@ def play(
     return gather(season.sim, season, run={**run, "seed": season.seed}, at=at)
 
 
-def _settings(manifest: Manifest, game: str | None) -> GameSettings:
+def game_settings(manifest: Manifest, game: str | None) -> GameSettings:
+    """The settings of the game a run plays (``game``, else the manifest's first); ``ValueError`` where
+    the manifest declares no such game."""
     key = game if game is not None else next(iter(manifest.games), "")
     if key not in manifest.games:
         raise ValueError(f"the manifest declares no game {key!r}")
@@ -377,28 +384,63 @@ def simulate(
         raise ValueError("a run plays one or two manifests, and one or two populations")
     runs = max(len(manifests), len(populations))
     if runs == 2:
-        base, other = (_settings(m, game) for _, m in _each(manifests, 2))
+        base, other = (game_settings(m, game) for _, m in _each(manifests, 2))
         played_areas = registry.areas(a.area for a in areas)
         populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
         (base_name, first), (name, second) = populations
         populations = [(base_name, first), (name, second.against(first, played_areas))]
-    shared = _Seeds(tuple(populations), players, days, start, game, check)
+    played = seasons_played(
+        manifests,
+        populations,
+        players=players,
+        days=days,
+        seed=seed,
+        start=start,
+        game=game,
+        areas=areas,
+        seeds=seeds,
+        check=check,
+        sources=sources,
+        on_start=on_start,
+        on_day=on_day,
+        on_players=on_players,
+    )
+    return reported(played, list(range(seed, seed + seeds)), parts(areas))
+
+
+def seasons_played(
+    manifests: Sequence[tuple[str, Manifest]],
+    populations: Sequence[tuple[str, Population]],
+    *,
+    players: int,
+    days: int,
+    seed: int,
+    start: datetime,
+    game: str | None = None,
+    areas: Sequence[ServerArea] = (),
+    seeds: int = 1,
+    check: bool = False,
+    sources: Sources | None = None,
+    on_start: Callable[[], None] | None = None,
+    on_day: Callable[[int], None] | None = None,
+    on_players: Callable[[int], None] | None = None,
+) -> list[list[dict[str, Any]]]:
+    """Each seed's reports (in the seeds' order), each of one configuration: the ``i``-th manifest with
+    the ``i``-th population, the one given once serving every configuration, as :func:`simulate` plays
+    them (its populations already pinned). Every season is checked before any is played."""
+    runs = max(len(manifests), len(populations))
+    shared = _Seeds(tuple(_each(populations, runs)), players, days, start, game, check)
     checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:
         on_start()
-    played: list[list[dict[str, Any]]]
     numbers = list(range(seed, seed + seeds))
     if sources is not None and workers(seeds * runs) > 1:
         checked.clear()
-        played = _in_parallel(shared, sources, numbers, runs, on_day, on_players)
-    elif seeds == 1:
-        played = [shared.played(checked, areas, on_day, on_players)]
-    else:
-        checked.clear()
-        played = [
-            shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers
-        ]
-    return _reported(played, numbers, parts(areas))
+        return _in_parallel(shared, sources, numbers, runs, on_day, on_players)
+    if seeds == 1:
+        return [shared.played(checked, areas, on_day, on_players)]
+    checked.clear()
+    return [shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers]
 
 
 def _with_seeds(report: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
@@ -413,10 +455,11 @@ def _with_seeds(report: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
     return {**report, "run": run}
 
 
-def _reported(
+def reported(
     played: list[list[dict[str, Any]]], seeds: list[int], found: Sequence[ReportPart]
 ) -> dict[str, Any]:
-    """The report of the seeds' reports (``played``: each seed's, in the seeds' order)."""
+    """The report of the seeds' reports (``played``: each seed's, in the seeds' order), of one
+    configuration or the comparison of two."""
     firsts = [reports[0] for reports in played]
     if len(played[0]) == 2:
         others = [reports[1] for reports in played]
