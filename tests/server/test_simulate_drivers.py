@@ -1,8 +1,9 @@
 """A season of the demo game played by the shop example's population (examples/shop_price/shop.toml,
 docs/simulation.md#the-behaviour-model): its players try nothing their own state tells them the rules
 refuse (an attempt over, a help request open or asked too recently, a friend gifted within the cooldown, an
-invite pending), a lost match and a crate below its average are setbacks; and the report warns of crates sent by default and of
-currencies nobody spends, and of an entry cost players could not pay (docs/simulation.md#warnings)."""
+invite pending), a lost match and a crate well below its average are setbacks; and the report warns of
+crates sent by default and of currencies nobody spends, and of an entry cost players could not pay
+(docs/simulation.md#warnings)."""
 
 from __future__ import annotations
 
