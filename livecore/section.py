@@ -19,9 +19,12 @@ read-only: for what it names in the rest of its game (declared resources, shared
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping
+from datetime import date, datetime, time
 from typing import Any, TypeGuard
 
 import attrs
@@ -78,6 +81,47 @@ def read_toml(text: str) -> dict[str, Any]:
         raise ValueError(f"is not valid TOML: {exc}") from None
     except RecursionError:
         raise ValueError("nests arrays or inline tables too deeply to be read") from None
+
+
+def write_toml(data: Mapping[str, Any]) -> str:
+    """TOML text :func:`read_toml` reads back as ``data`` (the tables tomllib reads: tables, arrays,
+    texts, numbers, booleans, dates and times), each top-level key on a line of its own and every table
+    under it inline: what a program writes to change a field of a file and read it again, not for people
+    (its comments and layout are not kept)."""
+    return "".join(f"{_toml_key(key)} = {_toml_value(value)}\n" for key, value in data.items())
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _toml_text(key)
+
+
+def _toml_text(text: str) -> str:
+    # JSON's escapes are TOML's; TOML refuses DEL unescaped, which JSON leaves as it is.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _toml_text(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return ("-inf" if value < 0 else "inf") if math.isinf(value) else repr(value)
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        pairs = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return f"{{ {pairs} }}" if pairs else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"TOML has no value of type {type(value).__name__}")
 
 
 @attrs.frozen

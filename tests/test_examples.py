@@ -216,6 +216,13 @@ def test_crate_drop_example_sends_a_crate_and_opens_it_once() -> None:
     assert "opening it again: refused, grant_already_claimed" in out
 
 
+def test_the_notebook_example_reads_a_seasons_tables_and_a_comparisons_rows() -> None:
+    out = _output("notebook/season_tables.py")
+    assert "tables: segments, players, " in out and ", economy.coins.daily, " in out
+    assert "day 3: coins minted " in out
+    assert "the bronze chest at 80 coins rather than 100:\n  offers.bronze-chest.purchases: " in out
+
+
 def test_the_readme_lists_every_example() -> None:
     readme = (EXAMPLES.parent / "README.md").read_text()
     missing = [p.name for p in sorted(EXAMPLES.glob("*.py")) if f"(examples/{p.name})" not in readme]

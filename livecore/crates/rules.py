@@ -24,7 +24,7 @@ a force-claim of one is 409 ``crate_must_be_opened``, opening a grant of any oth
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Literal
 
@@ -129,6 +129,32 @@ def contents(game: Game, entries: Sequence[CrateEntry], rng: RandomSource) -> tu
     return tuple(merged)
 
 
+#: Contents below this share of what a crate gives on average disappoint its player: most draws of a
+#: table with a rare jackpot are below its average, and a player expects that much.
+DISAPPOINTING = 0.5
+
+
+def expected(settings: CrateSettings) -> dict[tuple[str, str], float]:
+    """What one crate gives on average, by reward (its type and key): each row's rewards by the row's
+    chance, over its ``rolls`` draws."""
+    total = sum(row.weight for row in settings.table)
+    means: dict[tuple[str, str], float] = {}
+    for row in settings.table:
+        for reward in row.rewards:
+            at = (reward.type, reward.key)
+            means[at] = means.get(at, 0.0) + settings.rolls * reward.amount * row.weight / total
+    return means
+
+
+def below_expected(means: Mapping[tuple[str, str], float], drawn: Mapping[tuple[str, str], int]) -> bool:
+    """Whether ``drawn`` (amounts by reward) is well below what crates whose :func:`expected` rewards sum
+    to ``means`` give on average: each reward's amount over its mean, averaged over the rewards the
+    crates may give, is below :data:`DISAPPOINTING` (a jackpot of one reward makes up for little of the
+    others)."""
+    shares = [drawn.get(at, 0) / mean for at, mean in means.items() if mean > 0]
+    return bool(shares) and sum(shares) / len(shares) < DISAPPOINTING
+
+
 def _add(merged: list[Entry], reward: Entry) -> None:
     for i, have in enumerate(merged):
         same = (have.type, have.key, have.parameters) == (reward.type, reward.key, reward.parameters)
@@ -147,8 +173,10 @@ __all__ = [
     "TABLE",
     "WEIGHT",
     "CrateEntry",
+    "below_expected",
     "check_crate_entries",
     "contents",
     "crate",
     "draw",
+    "expected",
 ]

@@ -1,13 +1,14 @@
 """The crates' part of a simulated season (docs/simulation.md#playing-a-season): the studio's backend
 sends a player crates on each day it plays (``[studio] crates``, by default 0.1 of each crate the game
 declares), and a session opens the crates its player holds by its segment's ``crates`` chance. A crate's
-contents are claimed as the crate opens, not as a pending grant."""
+contents are claimed as the crate opens, not as a pending grant: a reward, and a setback
+(:data:`BELOW_EXPECTED`) too where they are well below what such a crate gives on average."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from livecore.crates.rules import CONTENTS_SOURCE_KIND, CRATE
+from livecore.crates.rules import CONTENTS_SOURCE_KIND, CRATE, below_expected, expected
 from livecore.crates.settings import CRATE_SETTINGS
 from livecore.games import GameSettings
 from livecore.grants.api import RewardEntry
@@ -25,6 +26,8 @@ from livecore.simulation.part import (
     Tallies,
 )
 
+#: The setback of a crate whose contents were well below its average (``crates.rules.below_expected``).
+BELOW_EXPECTED = "crate_below_expected"
 #: A session's chance to open the crates its player holds.
 CRATES = Rate("crates", 0.8, {"engaged": 0.95, "regular": 0.8, "casual": 0.6})
 
@@ -53,6 +56,8 @@ class _Crates(Driver):
         self.play = play
         self.rates = play.sent(SENT)
         self.unopened: dict[int, list[str]] = {}  # member index -> its pending crate grant ids
+        crates = play.settings.of(CRATE_SETTINGS)
+        self.means = {key: expected(settings) for key, settings in crates.items()}
 
     def studio_day(self, member: Member) -> None:
         play = self.play
@@ -72,8 +77,22 @@ class _Crates(Driver):
         play = self.play
         if self.unopened.get(member.index) and play.rng.random() < member.segment.rate(CRATES):
             for grant_id in self.unopened.pop(member.index):
-                if play.act("crates.open", member.handle.grants.open_crate, grant_id) is not None:
+                opened = play.act("crates.open", member.handle.grants.open_crate, grant_id)
+                if opened is not None:
                     play.rewarded(member)
+                    if self._below_expected(opened.crate.entries, opened.contents.entries):
+                        play.set_back(member, BELOW_EXPECTED)
+
+    def _below_expected(self, crates: Any, drawn: Any) -> bool:
+        """Whether the contents of a crate grant's entries were well below what its crates give on average."""
+        means: dict[tuple[str, str], float] = {}
+        for entry in crates:
+            for at, mean in self.means.get(entry.key, {}).items():
+                means[at] = means.get(at, 0.0) + mean * entry.amount
+        got: dict[tuple[str, str], int] = {}
+        for reward in drawn:
+            got[(reward.type, reward.key)] = got.get((reward.type, reward.key), 0) + reward.amount
+        return below_expected(means, got)
 
 
 # --- fitting ------------------------------------------------------------------------------------------

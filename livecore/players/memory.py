@@ -116,7 +116,7 @@ class MemoryPlayers(AreaPort[PlayerTables]):
         self, game_id: str, env: Environment, since: datetime, until: datetime
     ) -> dict[str, PeriodActivity]:
         return {
-            p.id: PeriodActivity(first_seen_at=p.first_seen_at, sessions=p.activity.sessions)
+            p.id: PeriodActivity(p.first_seen_at, p.activity.sessions, p.activity.first_day, p.activity.days)
             for p in self._t.players.values()
             if p.game_id == game_id
             and p.env is env

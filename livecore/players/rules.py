@@ -40,26 +40,43 @@ PLAYER_ID_PREFIX = "plr"
 
 SESSION_GAP = timedelta(minutes=30)
 SECRET_PREFIX_LEN = 8
+#: The days since a player's first active day its activity records day by day (:attr:`Activity.days`):
+#: nine weeks, past the day-30 retention a season reports, in one 64-bit signed integer.
+DAYS_KEPT = 63
 
 
 @attrs.frozen
 class Activity:
-    """Sessions and login streak. Zero for a player who never had a counted session."""
+    """Sessions, login streak and the days played. Zero for a player who never had a counted session.
+
+    ``first_day`` is the UTC day of its first activity, and ``days`` the days it was active of the
+    :data:`DAYS_KEPT` from it, bit ``i`` for day ``first_day + i``: a player's return day by day since it
+    installed, which a population's return curve is fitted from (docs/simulation.md#fitting-a-population)."""
 
     sessions: int = 0
     last_active_at: datetime | None = None
     streak: int = 0
     best_streak: int = 0
     streak_day: date | None = None
+    first_day: date | None = None
+    days: int = 0
+
+    def active_on(self, since_first: int) -> bool:
+        """Whether the player was active on day ``since_first`` counted from its first (0), of the
+        :data:`DAYS_KEPT` recorded."""
+        return 0 <= since_first < DAYS_KEPT and bool(self.days >> since_first & 1)
 
 
 @attrs.frozen
 class PeriodActivity:
     """A player's record as a population is fitted from it (:mod:`livecore.simulation.fitting`): when
-    it was first seen and its sessions on record (every one, the period's and those before it)."""
+    it was first seen, its sessions on record (every one, the period's and those before it), and the
+    days it was active since its first (:attr:`Activity.first_day`, :attr:`Activity.days`)."""
 
     first_seen_at: datetime
     sessions: int
+    first_day: date | None = None
+    days: int = 0
 
 
 @attrs.frozen
@@ -303,6 +320,7 @@ def record_activity(activity: Activity, now: datetime) -> Activity:
     new_session = activity.last_active_at is None or now - activity.last_active_at >= SESSION_GAP
     sessions = activity.sessions + 1 if new_session else activity.sessions
     today = now.date()
+    first_day, days = _day_played(activity, today)
     if activity.streak_day == today:
         streak = activity.streak
     elif activity.streak_day is not None and activity.streak_day == today - timedelta(days=1):
@@ -311,25 +329,42 @@ def record_activity(activity: Activity, now: datetime) -> Activity:
         streak = 1
     # Activity recorded out of order (an older timestamp) never moves the streak day back.
     if activity.streak_day is not None and activity.streak_day > today:
-        return attrs.evolve(activity, sessions=sessions)
+        return attrs.evolve(activity, sessions=sessions, first_day=first_day, days=days)
     return Activity(
         sessions=sessions,
         last_active_at=now if activity.last_active_at is None else max(now, activity.last_active_at),
         streak=streak,
         best_streak=max(activity.best_streak, streak),
         streak_day=today,
+        first_day=first_day,
+        days=days,
     )
+
+
+def _day_played(activity: Activity, today: date) -> tuple[date, int]:
+    """The first active day and the days played once ``today`` is one. Activity recorded out of order
+    before the first day makes it the first, the days recorded moving along (those past
+    :data:`DAYS_KEPT` dropped)."""
+    first = activity.first_day
+    if first is None:
+        return today, 1
+    if today < first:
+        moved = activity.days << (first - today).days
+        return today, (moved | 1) & ((1 << DAYS_KEPT) - 1)
+    since = (today - first).days
+    return first, activity.days | (1 << since) if since < DAYS_KEPT else activity.days
 
 
 def is_durable(before: Activity, after: Activity) -> bool:
     """Whether a moment of activity changed more than the last-active time (a session opened, a streak
     day started): a durable fact, written at once. A heartbeat that changes nothing else may be kept in
     memory (livecore_server.players.presence)."""
-    return (after.sessions, after.streak, after.best_streak, after.streak_day) != (
+    return (after.sessions, after.streak, after.best_streak, after.streak_day, after.days) != (
         before.sessions,
         before.streak,
         before.best_streak,
         before.streak_day,
+        before.days,
     )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, time, timedelta
 from typing import Any
 
 import attrs
@@ -50,6 +50,8 @@ SAMPLE = 20_000
 #: How far a player's rate is drawn towards the players' overall rate: as if it had this many more
 #: sessions (plays) at that rate.
 SHRINK = 5.0
+#: The least return chance a fitted curve keeps, where no player came back on its day.
+LEAST_RETURN = 0.001
 #: The k-means rounds, at most (it stops sooner once no player changes cluster).
 ROUNDS = 60
 #: The k-means++ starts k-means runs from; the clusters nearest their players are kept.
@@ -100,6 +102,8 @@ class _Player:
     sessions: int  # on record after the first, which opened its life
     opened: int  # 1 where its first session is in the period and played in it
     tallies: list[dict[str, float]]  # each fitted part's, in the parts' order
+    first_seen: datetime
+    played: int | None  # the days it played since first seen, a bit a day (OnRecord.days)
     skill: float = 0.0  # the scores placed on their ranges, summed over the parts
     skilled: float = 0.0  # how many
 
@@ -179,10 +183,11 @@ def fit_population(
     features = _features(rows, fits)
     clusters = _cluster(features, segments)
     done("clusters")
-    population = _population(rows, clusters, segments, period, fits, gap)
+    launch = _launch(rows, period, counted)
+    population = _population(rows, clusters, segments, period, fits, gap, launch)
     population = attrs.evolve(population, tables=tables, studio=Studio(studio))
     done("segments")
-    warnings = [_too_few(len(rows), asked, segments), _idle(population)]
+    warnings = [_too_few(len(rows), asked, segments), _idle(population), _no_curve(population, launch)]
     return FittedPopulation(
         population,
         game,
@@ -262,11 +267,13 @@ def _players(
     whole one a day to a player seen for a day). Where the first session played, it is one of the
     period's sessions its tallies are divided by all the same."""
     out: dict[str, _Player] = {}
-    for player_id, (seen, on_record) in counted.read(tx, period).items():
+    for player_id, record in counted.read(tx, period).items():
+        seen, on_record = record.first_seen, record.sessions
         life = max(_MIN_DAYS, (period.until - seen).total_seconds() / _DAY)
         days = max(_MIN_DAYS, (period.until - max(seen, period.since)).total_seconds() / _DAY)
         opened = int(first_session_plays and on_record > 0 and seen >= period.since)
-        out[player_id] = _Player(life, days, max(0, on_record - 1), opened, [{} for _ in range(parts)])
+        tallies: list[dict[str, float]] = [{} for _ in range(parts)]
+        out[player_id] = _Player(life, days, max(0, on_record - 1), opened, tallies, seen, record.days)
     return out
 
 
@@ -398,6 +405,7 @@ def _population(
     period: FitPeriod,
     fits: Sequence[tuple[SeasonPart, Fit]],
     gap: float,
+    launch: _Launch | None,
 ) -> Population:
     groups = [[p for p, c in zip(rows, clusters, strict=True) if c == index] for index in range(k)]
     groups = [g for g in groups if g]
@@ -413,6 +421,9 @@ def _population(
         days = sum(p.days for p in group)
         sessions = per_day * days + sum(p.opened for p in group)
         rates: dict[str, float] = {}
+        curve = None if launch is None else _curve(group, period, launch, gap)
+        if curve is not None:
+            rates.update(curve.rates)
         tables: dict[str, Any] = {}
         for index, (part, fit) in enumerate(fits):
             sums: dict[str, float] = {}
@@ -430,13 +441,98 @@ def _population(
             Segment(
                 name=f"segment-{number}",
                 share=share,
-                sessions_per_day=round(per_day, 4),
+                sessions_per_day=round(per_day, 4) if curve is None else curve.sessions_per_day,
                 score=_score(group),
                 rates=rates,
                 tables=tables,
             )
         )
     return Population(segments=tuple(fitted))
+
+
+@attrs.frozen
+class _Launch:
+    """A period that holds the game's launch: most of its players were first seen in it. Its installs
+    spread over ``installs_over`` days, and a player's days are recorded for ``days_kept`` days."""
+
+    installs_over: int
+    days_kept: int
+
+
+def _launch(rows: Sequence[_Player], period: FitPeriod, counted: Sessions) -> _Launch | None:
+    """The launch the period holds, None where it holds none: more than half its players were first seen
+    in it, and their days played are on record. Only then are players' returns by days since install a
+    return curve: a game long live has steady players, who come back whatever the days since."""
+    installed = [p.first_seen for p in rows if p.first_seen >= period.since and p.played is not None]
+    if counted.days_kept <= 0 or len(installed) * 2 <= len(rows):
+        return None
+    # Its install days, the first's to the last's.
+    spread = (max(installed).date() - min(installed).date()).days + 1
+    return _Launch(installs_over=spread, days_kept=counted.days_kept)
+
+
+@attrs.frozen
+class _Curve:
+    """A segment's return curve, as the season's behaviour fields (docs/simulation.md#the-behaviour-model),
+    and its sessions a day played, which a curve draws on each day a player comes back."""
+
+    rates: dict[str, float]
+    sessions_per_day: float
+
+
+def _curve(group: Sequence[_Player], period: FitPeriod, launch: _Launch, gap: float) -> _Curve | None:
+    """The segment's return curve from its players installed in the period: the share of those whose
+    first and seventh days since install had ended by the period's end that played on each, None where
+    fewer than :data:`MIN_PER_SEGMENT` tell either. A share of 0 is kept at :data:`LEAST_RETURN` (a
+    curve is a power law through both days), and day 7's at most day 1's."""
+    installed = [p for p in group if p.played is not None and p.first_seen >= period.since]
+
+    def returned(day: int) -> float | None:
+        ended = [p for p in installed if _ended(p.first_seen, day, period.until)]
+        if len(ended) < MIN_PER_SEGMENT:
+            return None
+        return sum(1 for p in ended if p.played is not None and p.played >> day & 1) / len(ended)
+
+    d1, d7 = returned(1), returned(7)
+    if d1 is None or d7 is None:
+        return None
+    d1 = max(LEAST_RETURN, d1)
+    d7 = min(d1, max(LEAST_RETURN, d7))
+    kept = [p for p in installed if p.life_days <= launch.days_kept]
+    days_played = sum(bin(p.played or 0).count("1") for p in kept)
+    if not days_played:
+        return None
+    # Every session on record opened a day played or came after one; those of one day less than the gap
+    # apart are one on record, as a day's sessions beyond its first are told (_sessions_per_day).
+    on_record = sum(p.sessions + p.opened for p in kept) / days_played
+    return _Curve(
+        rates={
+            "installs_over": launch.installs_over,
+            "return_d1": round(d1, 4),
+            "return_d7": round(d7, 4),
+        },
+        sessions_per_day=round(1 + _sessions_per_day(max(0.0, on_record - 1), gap), 4),
+    )
+
+
+def _ended(first_seen: datetime, day: int, until: datetime) -> bool:
+    """Whether the ``day``-th UTC day since ``first_seen`` (0 its own) had ended by ``until``."""
+    first = datetime.combine(first_seen.date(), time(), first_seen.tzinfo)
+    return first + timedelta(days=day + 1) <= until
+
+
+def _no_curve(population: Population, launch: _Launch | None) -> str | None:
+    """The warning of a launch's segments fitted without a return curve (too few of their players had
+    their seventh day end in the period)."""
+    if launch is None:
+        return None
+    flat = [s.name for s in population.segments if "return_d1" not in s.rates]
+    if not flat:
+        return None
+    return (
+        f"segments {', '.join(flat)} have no return curve: fewer than {MIN_PER_SEGMENT} of their players"
+        " installed in the period had their seventh day end in it; they come back every day"
+    )
 
 
 def _kept(value: float, bounds: tuple[float, float], whole: bool) -> float:

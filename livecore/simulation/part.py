@@ -433,14 +433,26 @@ class Fit:
 
 
 @attrs.frozen
+class OnRecord:
+    """A player's sessions as they are on record: when it was first seen, its sessions (the period's and
+    those before it), and the days it played since it was first seen, bit ``d`` for its ``d``-th UTC day
+    (0 the day it was first seen; None where they were not recorded from that day)."""
+
+    first_seen: datetime
+    sessions: int
+    days: int | None = None
+
+
+@attrs.frozen
 class Sessions:
     """How the players' sessions are on record, declared by the area that counts them (the players'):
     ``read(tx, period)`` reads the players a population is fitted on, through its store port (one read):
-    player id -> (when it was first seen, its sessions on record, the period's and those before it);
-    two sessions less than ``gap`` apart are one on record."""
+    player id -> :class:`OnRecord`; two sessions less than ``gap`` apart are one on record, and a player's
+    days played are recorded for its ``days_kept`` first days."""
 
-    read: Callable[[Any, FitPeriod], Mapping[str, tuple[datetime, int]]]
+    read: Callable[[Any, FitPeriod], Mapping[str, OnRecord]]
     gap: timedelta
+    days_kept: int = 0
 
 
 @attrs.frozen

@@ -216,8 +216,8 @@ class BaseSimulation:
         population`` fits one from a server's (:func:`livecore.simulation.fitting.fit_population`): from
         ``since`` (its start) to before ``until`` (now). ``first_session_plays``: whether a player's
         first session on record played; a simulated player's is its registration, at its making, which
-        plays nothing (a :class:`~livecore.simulation.season.Season` makes its players at its start). Its
-        ``toml()`` is the file ``simulate --population`` reads."""
+        plays nothing (a :class:`~livecore.simulation.season.Season` makes a player as its install day
+        starts). Its ``toml()`` is the file ``simulate --population`` reads."""
         period = FitPeriod(
             game_id=self.game.id,
             env=self.env,

@@ -61,6 +61,8 @@ def player_row(p: Player) -> tuple[Any, ...]:
         p.build.platform,
         p.build.app_version,
         p.country_override,
+        a.first_day.isoformat() if a.first_day else None,
+        a.days,
     )
 
 
@@ -99,6 +101,8 @@ def _player(
     platform: Any,
     app_version: Any,
     country_override: Any,
+    first_day: Any,
+    days: Any,
 ) -> Player:
     return Player(
         id=id,
@@ -115,7 +119,7 @@ def _player(
         registered_at=dt(registered_at),
         secret_rotated_at=dt(secret_rotated_at),
         ban=Ban(reason=ban_reason, banned_at=from_millis(banned_at)) if banned_at is not None else None,
-        activity=_activity(sessions, last_active_at, streak, best_streak, streak_day),
+        activity=_activity(sessions, last_active_at, streak, best_streak, streak_day, first_day, days),
         context=orjson.loads(context),
         friend_code=friend_code,
         presence=Presence(last_active_at=dt(presence_at), status=presence_status),
@@ -133,13 +137,23 @@ def _player(
 PLAYER_COLUMNS = Columns(_player)
 
 
-def _activity(sessions: Any, last_active_at: Any, streak: Any, best_streak: Any, streak_day: Any) -> Activity:
+def _activity(
+    sessions: Any,
+    last_active_at: Any,
+    streak: Any,
+    best_streak: Any,
+    streak_day: Any,
+    first_day: Any,
+    days: Any,
+) -> Activity:
     return Activity(
         sessions=sessions,
         last_active_at=dt(last_active_at),
         streak=streak,
         best_streak=best_streak,
         streak_day=date.fromisoformat(streak_day) if streak_day else None,
+        first_day=date.fromisoformat(first_day) if first_day else None,
+        days=int(days),
     )
 
 

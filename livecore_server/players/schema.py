@@ -14,6 +14,7 @@ from livecore_server.players.sql_presence import SqlPresence
 from livecore_server.storage.area_storage import AreaMigration, SqlPort
 from livecore_server.storage.history import History
 from livecore_server.storage.schema import (
+    BIGINT,
     INT,
     JSON,
     MS,
@@ -82,6 +83,10 @@ SCHEMA = Schema(
             nullable("app_version"),
             # An operator's country override; ``country`` is the resolved one.
             nullable("country_override"),
+            # The player's first active day and the days it was active from it, a bit a day
+            # (livecore.players.rules.Activity): what a population's return curve is fitted from.
+            nullable("first_day", since="0008_player_days"),
+            Column("days", BIGINT, default=0, since="0008_player_days"),
             unique=(("game_id", "external_id"),),
         ),
     ),
@@ -367,6 +372,7 @@ MIGRATIONS = (
         sqlite="0026_player_country_override",
         postgres="0018_player_country_override",
     ),
+    AreaMigration.adding("0008_player_days", SCHEMA),
 )
 
 SQL_PORTS: dict[str, SqlPort | Dialects] = {

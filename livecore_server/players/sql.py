@@ -105,11 +105,14 @@ class SqlPlayers(SqlPort):
         self, game_id: str, env: Environment, since: datetime, until: datetime
     ) -> dict[str, PeriodActivity]:
         rows = self.db.read(
-            "SELECT id, first_seen_at, sessions FROM players WHERE game_id = ? AND env = ?"
+            "SELECT id, first_seen_at, sessions, first_day, days FROM players WHERE game_id = ? AND env = ?"
             " AND first_seen_at < ? AND last_active_at >= ?",
             (game_id, env.value, to_millis(until), to_millis(since)),
         )
-        return {i: PeriodActivity(first_seen_at=from_millis(seen), sessions=n) for i, seen, n in rows}
+        return {
+            i: PeriodActivity(from_millis(seen), n, date.fromisoformat(first) if first else None, days)
+            for i, seen, n, first, days in rows
+        }
 
     def first_seen(self, game_id: str, env: Environment) -> datetime | None:
         row = self.db.read(

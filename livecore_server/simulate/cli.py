@@ -5,6 +5,7 @@ population file from a game's recorded history."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import tempfile
@@ -25,15 +26,19 @@ from livecore_server.cli_options import (
     refusal,
     server_config,
 )
-from livecore_server.simulate import MOST_SEEDS, shipped
+from livecore_server.simulate import DAYS, MOST_SEEDS, PLAYERS, START, shipped
 
 
 @click.command(cls=Command)
 @click.argument("manifest", callback=shipped.option(shipped.MANIFESTS, "manifest"))
 # A first season plays in about 20 s; a month of 10,000 players takes minutes (docs/simulation.md).
-@click.option("--days", default=7, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
+@click.option("--days", default=DAYS, show_default=True, type=click.IntRange(1, 366), help="Days to play.")
 @click.option(
-    "--players", default=1_000, show_default=True, type=click.IntRange(1, 1_000_000), help="Players to make."
+    "--players",
+    default=PLAYERS,
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Players to make.",
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Every draw comes from it.")
 @click.option(
@@ -79,15 +84,36 @@ from livecore_server.simulate import MOST_SEEDS, shipped
     "expected",
     multiple=True,
     metavar='"SECTION.SUBJECT.METRIC < +10%"',
-    help="With a comparison: a limit on a compared row (repeatable): on its relative change with a bound in"
+    help="With a comparison (or --sweep: at every value): a limit on a compared row (repeatable): on its"
+    " relative change with a bound in"
     ' percent ("economy.coins.minted < +10%"), on its number in the other configuration with a bound'
     ' without one ("players..players who left <= 0"). The report says which limits were broken; once it'
     " is written, a broken one fails the run (exit 1), and one naming no row exits 2 with the row names"
     " nearest it.",
 )
 @click.option(
+    "--sweep",
+    "swept",
+    default=None,
+    metavar='"[population:]PATH=VALUES"',
+    help="Play a number of the manifest (population:PATH, of the --population file), dotted as its TOML"
+    ' nests it, at each of VALUES, a range FIRST..LAST/STEP or a list A,B,C ("population:studio.offers.'
+    'bronze-chest.price.coins=60..140/20"): each value on the same seeds as the file as given, compared'
+    " with it as --compare compares. The report gives each row's effect at each value with its interval"
+    " (sweep.csv) and draws it against the value; --expect is judged at every value. A path naming no"
+    " number, or a value the file refuses, exits 2 before anything is played.",
+)
+@click.option(
+    "--row",
+    "rows",
+    multiple=True,
+    metavar='"SECTION.SUBJECT.METRIC"',
+    help="With --sweep: a row to report and draw (repeatable; default every row, drawing those that moved"
+    " most). One naming no row exits 2 once the report is written, with the row names nearest it.",
+)
+@click.option(
     "--start",
-    default="2026-01-05",
+    default=START,
     show_default=True,
     type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
     help="When the season starts (UTC).",
@@ -123,6 +149,8 @@ def simulate(
     other: str | None,
     other_population: str | None,
     expected: tuple[str, ...],
+    swept: str | None,
+    rows: tuple[str, ...],
     start: Any,
     game: str | None,
     check: bool,
@@ -143,7 +171,10 @@ def simulate(
     rate), each with its interval at the level that choice holds it to: a row is marked exactly when its
     interval leaves out 0. --expect states a limit on a compared row, "economy.coins.minted < +10%" (its
     relative change) or "players..players who left <= 0" (its number): a broken one fails the run (exit
-    1), one naming no row exits 2. The same seeds write the same files, byte for byte.
+    1), one naming no row exits 2. --sweep PATH=VALUES plays a number of the manifest (or, population:PATH,
+    of the population file) at several values, each compared with the file as given on the same seeds:
+    sweep.csv and a chart per row of its effect against the value. The same seeds write the same files,
+    byte for byte.
     docs/simulation.md says what each number means."""
     import time
     from datetime import UTC
@@ -153,12 +184,14 @@ def simulate(
     from livecore_server import plugins
     from livecore_server.manifest import read_manifest
     from livecore_server.simulate import limits as stated
+    from livecore_server.simulate import sweep as sweeping
     from livecore_server.simulate.engines import Cluster, ClusterError, workers
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
     from livecore_server.simulate.run import (
         PopulationRefused,
         Sources,
+        areas_played,
         memory_need,
         parse,
         read_population,
@@ -169,9 +202,20 @@ def simulate(
         limits = [stated.parse(text) for text in expected]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--expect'") from None
-    if limits and not (other or other_population):
+    try:
+        sweep = None if swept is None else sweeping.parse(swept)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--sweep'") from None
+    if sweep is not None and (other or other_population):
         raise click.UsageError(
-            "--expect limits a comparison's changes: add --compare or --compare-population"
+            "--sweep compares each value with the files as given:"
+            " leave out --compare and --compare-population"
+        )
+    if rows and sweep is None:
+        raise click.UsageError("--row names a row of a sweep: add --sweep")
+    if limits and not (other or other_population or sweep):
+        raise click.UsageError(
+            "--expect limits a comparison's changes: add --compare, --compare-population or --sweep"
         )
     names = area_names(studio_areas)
     manifests = []
@@ -185,9 +229,7 @@ def simulate(
             click.echo(refusal(f"manifest {path} refused", exc.problems), err=True)
             sys.exit(2)
     try:
-        # As a server serves them: installed, named, then those the manifests name.
-        named = (*plugins.installed(), *names, *(n for _, m in manifests for n in m.plugins.areas))
-        served = plugins.load(named)
+        named, served = areas_played(names, [m for _, m in manifests])
     except plugins.PluginError as exc:
         raise Refused("plugin_refused", shown(str(exc)), exit_code=2) from None
     for played in served:
@@ -216,6 +258,9 @@ def simulate(
             click.echo(shown(f"warning: population {name}: {idle}"), err=True)
         given[name] = file
         populations.append((name, people))
+    plan = None
+    if sweep is not None:
+        plan = _swept(sweep, manifest, population, manifests, texts, populations, given, names, served)
     _can_be_directory(out)
     began = time.perf_counter()
     label = f"{players:,} players x {days} days" + (f" x {seeds} seeds" if seeds > 1 else "")
@@ -248,7 +293,8 @@ def simulate(
             bars.append(stack.enter_context(bar))
 
         try:
-            report = run_simulation(
+            play: Any = run_simulation if plan is None else functools.partial(sweeping.simulate, plan=plan)
+            report = play(
                 manifests,
                 populations,
                 players=players,
@@ -271,8 +317,13 @@ def simulate(
             sys.exit(2)
         except ValueError as exc:
             raise Refused("simulation_refused", shown(str(exc)), exit_code=2) from None
-    if limits:
+    if plan is not None:
+        unnamed = sweeping.finish(report, rows, limits)
+    elif limits:
         report["limits"] = stated.judged(limits, report["differences"])
+        unnamed = stated.unknown(limits, report["differences"])
+    else:
+        unnamed = []
     try:
         json_path, html_path = write(report, Path(out), parts(served))
     except OSError as exc:
@@ -282,22 +333,77 @@ def simulate(
     warnings = (
         report["warnings"]
         if "warnings" in report
-        else report["base"]["warnings"] + report["other"]["warnings"]
+        else report["base"]["warnings"] + report.get("other", {}).get("warnings", [])
     )
     click.echo(
         f"wrote {json_path}, {html_path} and each table of the page as CSV beside them:"
         f" {len(warnings)} warnings ({time.perf_counter() - began:.1f} s)"
     )
-    unnamed = stated.unknown(limits, report["differences"]) if limits else []
     for line in unnamed:
-        click.echo(f"limit names no row: {line}", err=True)
+        click.echo(f"{'names' if plan else 'limit names'} no row: {line}", err=True)
     broken = [found for found in report.get("limits", ()) if found["broken"]]
     for found in broken:
-        click.echo(f"limit broken: {found['limit']}: {found['why']}", err=True)
+        at = f" at {found['value']}" if "value" in found else ""
+        click.echo(f"limit broken{at}: {found['limit']}: {found['why']}", err=True)
     if unnamed:
         sys.exit(2)
     if broken:
         sys.exit(1)
+
+
+def _swept(
+    sweep: Any,
+    manifest: str,
+    population: str | None,
+    manifests: list[Any],
+    texts: list[tuple[str, str]],
+    populations: list[Any],
+    given: dict[str, str | None],
+    names: tuple[str, ...],
+    served: Any,
+) -> Any:
+    """The sweep's plan, each value that changes the file added to ``manifests`` and ``texts`` (a
+    manifest's field) or to ``populations`` and ``given`` (a population file's), read as the command reads
+    the file: a path naming no number, or a value the file refuses, exits 2 naming it."""
+    from livecore.manifest import ManifestError
+    from livecore.simulation.population import PopulationError
+    from livecore_server.simulate import sweep as sweeping
+    from livecore_server.simulate.run import parse, population_of, population_text
+
+    if sweep.of == "population" and population is None:
+        raise Refused(
+            "sweep_refused",
+            f"--sweep {sweep.text}: a population: field is one of the --population file: name it",
+            exit_code=2,
+        )
+    path = manifest if sweep.of == "manifest" else population
+    assert path is not None
+    file = os.path.basename(path)
+    base_text = texts[0][1] if sweep.of == "manifest" else population_text(path)
+    try:
+        base, changed = sweeping.variants(base_text, sweep, f"{sweep.of} {file}")
+    except ValueError as exc:
+        raise Refused("sweep_refused", shown(f"--sweep {sweep.text}: {exc}"), exit_code=2) from None
+    runs = []
+    for value, text in zip(sweep.values, changed, strict=True):
+        if text is None:
+            runs.append(0)
+            continue
+        name = f"{file} with {sweep.field} = {value}"
+        try:
+            if sweep.of == "manifest":
+                manifests.append((name, parse(text, names)))
+                texts.append((name, text))
+            else:
+                populations.append((name, population_of(text, served)))
+                given[name] = f"{path} with {sweep.field} = {value}"
+        except (ManifestError, PopulationError) as exc:
+            click.echo(
+                refusal(f"{sweep.of} {path} with {sweep.field} = {value} refused", exc.problems), err=True
+            )
+            sys.exit(2)
+        runs.append(len(manifests if sweep.of == "manifest" else populations) - 1)
+    return sweeping.Plan(sweep, file, base, tuple(runs))
 
 
 def _can_be_directory(out: str) -> None:

@@ -76,11 +76,11 @@ def parse(text: str) -> Limit:
     )
 
 
-def _name(row: Mapping[str, Any]) -> str:
+def name_of(row: Mapping[str, Any]) -> str:
     return f"{row['section']}.{row['subject']}.{row['metric']}"
 
 
-def _nearest(name: str, names: Sequence[str]) -> str:
+def nearest(name: str, names: Sequence[str]) -> str:
     """Why no row is ``name``, with the row ``names`` nearest it (difflib), if any is near."""
     near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     return f"no row is named {name}" + (f": did you mean {' or '.join(near)}?" if near else "")
@@ -90,14 +90,14 @@ def unknown(limits: Sequence[Limit], rows: Sequence[Mapping[str, Any]]) -> list[
     """A line for each limit naming no row of the comparison, with the row names nearest it, as in
     ``economy.coin.minted < +10%: no row is named economy.coin.minted: did you mean
     economy.coins.minted?``."""
-    names = [_name(r) for r in rows]
-    return [f"{limit.text}: {_nearest(limit.name, names)}" for limit in limits if limit.name not in names]
+    names = [name_of(r) for r in rows]
+    return [f"{limit.text}: {nearest(limit.name, names)}" for limit in limits if limit.name not in names]
 
 
 def judged(limits: Sequence[Limit], rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each limit against the comparison's ``rows``: ``limit`` (as written), ``relative`` and ``other``
     (the row's, or None), ``broken``, and ``why`` a broken one is (None for a kept one)."""
-    by_name = {_name(r): r for r in rows}
+    by_name = {name_of(r): r for r in rows}
     out = []
     for limit in limits:
         row = by_name.get(limit.name)
@@ -105,7 +105,7 @@ def judged(limits: Sequence[Limit], rows: Sequence[Mapping[str, Any]]) -> list[d
         other = None if row is None else row.get("other")
         value = relative if limit.relative else other
         if row is None:
-            why: str | None = _nearest(limit.name, list(by_name))
+            why: str | None = nearest(limit.name, list(by_name))
         elif value is None and limit.relative:
             why = (
                 f"no relative change: {_NO_SHARE.get(row.get('note') or '', 'its base is missing on a seed')}"

@@ -137,7 +137,9 @@ def to_html(
     tables: Mapping[str, Table] | None = None,
 ) -> str:
     """The report as one HTML page, each part's section drawn by its own template (the section's data
-    shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side.
+    shown plainly when it has none); a comparison (``report["compare"]``) shows both side by side; a
+    sweep (``report["sweep"]``), each row's effect against the value
+    (:func:`~livecore_server.simulate.sweep.chart`).
     ``parts``: the report's (:func:`livecore_server.simulate.gather.parts`, by default the built-in ones);
     ``tables``: the page's (:func:`~livecore_server.simulate.tables.tables_of`, by default read from
     the report)."""
@@ -148,6 +150,23 @@ def to_html(
     if tables is None:
         tables = tables_of(report, _parts(parts))
     template = _TEMPLATES.get_template("report.html")
+    if "sweep" in report:
+        from livecore_server.simulate import sweep
+
+        drawn_rows = sweep.charted(report["sweep"])
+        with charts.page():
+            made = [(r, sweep.chart(r, report["sweep"], i)) for i, r in enumerate(drawn_rows)]
+        return template.render(
+            report=report,
+            compare=False,
+            sweep=report["sweep"],
+            base=report["base"],
+            other=None,
+            charts=made,
+            label=label,
+            parts=found,
+            tables=tables,
+        )
     if report.get("compare"):
         base, other = report["base"], report["other"]
         moved, still = by_evidence(report["differences"])
@@ -161,6 +180,7 @@ def to_html(
         return template.render(
             report=report,
             compare=True,
+            sweep=None,
             moved=moved,
             still=still,
             largest=moved[:LARGEST],
@@ -180,6 +200,7 @@ def to_html(
     return template.render(
         report=report,
         compare=False,
+        sweep=None,
         base=report,
         other=None,
         charts=drawn,
@@ -252,7 +273,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None = None) -> tuple[Path, Path]:
     """Write ``report.json``, ``report.html`` and ``<name>.csv`` for each table of the page into ``out``
     (made if missing); answers the first two paths."""
-    report = _shown(report)
+    report = as_shown(report)
     tables = tables_of(report, _parts(parts))
     for name in tables:
         if not _NAME.fullmatch(name):
@@ -266,7 +287,7 @@ def write(report: dict[str, Any], out: Path, parts: Sequence[ReportPart] | None 
     return json_path, html_path
 
 
-def _shown(value: Any) -> Any:
+def as_shown(value: Any) -> Any:
     """``value`` with each text in it, keys included, as :func:`livecore.names.shown` shows it: a name
     from the manifest or the population that holds a control or a bidirectional override character
     shows it escaped (``Raid\\u202e``) in every file of the report, and the page stays valid HTML."""
@@ -274,11 +295,11 @@ def _shown(value: Any) -> Any:
         return names.shown(value)
     # A container is copied only where a text in it changed: a report of millions of numbers is not.
     if isinstance(value, dict):
-        pairs = [(_shown(k), _shown(v)) for k, v in value.items()]
+        pairs = [(as_shown(k), as_shown(v)) for k, v in value.items()]
         same = all(a is k and b is v for (a, b), (k, v) in zip(pairs, value.items(), strict=True))
         return value if same else dict(pairs)
     if isinstance(value, list):
-        items = [_shown(item) for item in value]
+        items = [as_shown(item) for item in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     return value
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -62,14 +62,36 @@ def read_population(path: str | os.PathLike[str] | None, areas: Sequence[ServerA
     """The population file's (UTF-8 TOML), or the default population when no file is named; refusals
     raise :class:`~livecore.simulation.population.PopulationError`. ``areas``: a studio's areas played,
     whose fields and tables the file may set."""
-    played = registry.areas(a.area for a in areas)
     if path is None:
-        return parse_population("", played)
+        return population_of("", areas)
+    return population_of(population_text(path), areas)
+
+
+def population_text(path: str | os.PathLike[str]) -> str:
+    """A population file's text (UTF-8); an unreadable file is a
+    :class:`~livecore.simulation.population.PopulationError` at path ``population``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PopulationError({"population": f"cannot be read from {os.fspath(path)}: {exc}"}) from None
-    return parse_population(text, played)
+
+
+def population_of(text: str, areas: Sequence[ServerArea] = ()) -> Population:
+    """A population file's text (TOML) read against the built-in areas and a studio's ``areas`` played;
+    refusals raise :class:`~livecore.simulation.population.PopulationError`."""
+    return parse_population(text, registry.areas(a.area for a in areas))
+
+
+def areas_played(
+    names: Sequence[str], manifests: Iterable[Manifest]
+) -> tuple[tuple[str, ...], tuple[ServerArea, ...]]:
+    """The studio's areas a run plays, as a server serves them: those installed by entry point, those
+    ``names`` names, then those the ``manifests`` name in ``[plugins] areas``; answered by name (what a
+    worker process loads again, :class:`Sources`) and loaded (``plugins.PluginError`` where one cannot be)."""
+    from livecore_server import plugins
+
+    named = (*plugins.installed(), *names, *(n for m in manifests for n in m.plugins.areas))
+    return named, plugins.load(named)
 
 
 def season(
@@ -88,7 +110,7 @@ def season(
     (``ValueError``, :class:`~livecore.simulation.population.PopulationError`), no player made yet.
     ``areas``: a studio's areas played besides the built-in ones; ``check``: read the season's own calls
     through their wire form (:class:`~livecore.simulation.season.Season`)."""
-    resources = len(_settings(manifest, game).resources)
+    resources = len(game_settings(manifest, game).resources)
     if resources * days > RESOURCE_DAYS_MAX:
         raise ValueError(
             f"a report holds each resource on each day, at most {RESOURCE_DAYS_MAX:,} in all:"
@@ -120,7 +142,9 @@ def play(
     return gather(season.sim, season, run={**run, "seed": season.seed}, at=at)
 
 
-def _settings(manifest: Manifest, game: str | None) -> GameSettings:
+def game_settings(manifest: Manifest, game: str | None) -> GameSettings:
+    """The settings of the game a run plays (``game``, else the manifest's first); ``ValueError`` where
+    the manifest declares no such game."""
     key = game if game is not None else next(iter(manifest.games), "")
     if key not in manifest.games:
         raise ValueError(f"the manifest declares no game {key!r}")
@@ -304,33 +328,72 @@ def simulate(
         raise ValueError(f"a run plays 1 to {MOST_SEEDS} seeds")
     if not (1 <= len(manifests) <= 2 and 1 <= len(populations) <= 2):
         raise ValueError("a run plays one or two manifests, and one or two populations")
-    if engine is not None and sources is None:
-        raise ValueError("an engine plays a run's sources: give them")
     runs = max(len(manifests), len(populations))
     if runs == 2:
-        base, other = (_settings(m, game) for _, m in _each(manifests, 2))
+        base, other = (game_settings(m, game) for _, m in _each(manifests, 2))
         played_areas = registry.areas(a.area for a in areas)
         populations = [(name, p.pinned(base, other, played_areas)) for name, p in _each(populations, 2)]
         (base_name, first), (name, second) = populations
         populations = [(base_name, first), (name, second.against(first, played_areas))]
-    shared = _Seeds(tuple(populations), players, days, start, game, check)
+    played = seasons_played(
+        manifests,
+        populations,
+        players=players,
+        days=days,
+        seed=seed,
+        start=start,
+        game=game,
+        areas=areas,
+        seeds=seeds,
+        check=check,
+        sources=sources,
+        on_start=on_start,
+        on_day=on_day,
+        on_players=on_players,
+        engine=engine,
+        on_season=on_season,
+    )
+    return reported(played, list(range(seed, seed + seeds)), parts(areas))
+
+
+def seasons_played(
+    manifests: Sequence[tuple[str, Manifest]],
+    populations: Sequence[tuple[str, Population]],
+    *,
+    players: int,
+    days: int,
+    seed: int,
+    start: datetime,
+    game: str | None = None,
+    areas: Sequence[ServerArea] = (),
+    seeds: int = 1,
+    check: bool = False,
+    sources: Sources | None = None,
+    on_start: Callable[[], None] | None = None,
+    on_day: Callable[[int], None] | None = None,
+    on_players: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
+    on_season: Callable[[int, int], None] | None = None,
+) -> list[list[dict[str, Any]]]:
+    """Each seed's reports (in the seeds' order), each of one configuration: the ``i``-th manifest with
+    the ``i``-th population, the one given once serving every configuration, as :func:`simulate` plays
+    them (its populations already pinned). Every season is checked before any is played."""
+    if engine is not None and sources is None:
+        raise ValueError("an engine plays a run's sources: give them")
+    runs = max(len(manifests), len(populations))
+    shared = _Seeds(tuple(_each(populations, runs)), players, days, start, game, check)
     checked = shared.seasons(manifests, seed, areas)  # nothing checked depends on the seed
     if on_start is not None:
         on_start()
-    played: list[list[dict[str, Any]]]
     numbers = list(range(seed, seed + seeds))
     if sources is not None and (engine is not None or workers(seeds * runs) > 1):
         checked.clear()
         progress = Progress(on_day, on_players, on_season)
-        played = _in_parallel(engine or Processes(), shared, sources, numbers, runs, progress)
-    elif seeds == 1:
-        played = [shared.played(checked, areas, on_day, on_players)]
-    else:
-        checked.clear()
-        played = [
-            shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers
-        ]
-    return _reported(played, numbers, parts(areas))
+        return _in_parallel(engine or Processes(), shared, sources, numbers, runs, progress)
+    if seeds == 1:
+        return [shared.played(checked, areas, on_day, on_players)]
+    checked.clear()
+    return [shared.played(shared.seasons(manifests, s, areas), areas, on_day, on_players) for s in numbers]
 
 
 def _with_seeds(report: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
@@ -345,10 +408,11 @@ def _with_seeds(report: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
     return {**report, "run": run}
 
 
-def _reported(
+def reported(
     played: list[list[dict[str, Any]]], seeds: list[int], found: Sequence[ReportPart]
 ) -> dict[str, Any]:
-    """The report of the seeds' reports (``played``: each seed's, in the seeds' order)."""
+    """The report of the seeds' reports (``played``: each seed's, in the seeds' order), of one
+    configuration or the comparison of two."""
     firsts = [reports[0] for reports in played]
     if len(played[0]) == 2:
         others = [reports[1] for reports in played]

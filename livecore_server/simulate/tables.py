@@ -1,7 +1,8 @@
 """The report's tables (docs/simulation.md#csv-files): each part's (:attr:`ReportPart.tables`) and the
 report's own (the segments, the refusals and the warnings; a comparison's differences and both runs'
-warnings), by name. The page draws them from here and :func:`~livecore_server.simulate.render.write`
-writes each as ``<name>.csv``: one declaration each, so the page and the files say the same."""
+warnings; a sweep's rows at each value), by name. The page draws them from here and
+:func:`~livecore_server.simulate.render.write` writes each as ``<name>.csv``: one declaration each, so
+the page and the files say the same."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ from livecore_server.simulate.section import Column, ReportPart, Row, Table, War
 def tables_of(report: Mapping[str, Any], parts: Sequence[ReportPart]) -> dict[str, Table]:
     """Every table of ``report``'s page, by name, in the page's order; a name two tables take is
     refused (``ValueError``): each is a file of its own."""
+    if "sweep" in report:
+        return {
+            **({"limits": limits(report["limits"])} if "limits" in report else {}),
+            "sweep": sweep(report["sweep"]),
+            "warnings": warnings((None, w) for w in report["base"]["warnings"]),
+        }
     if report.get("compare"):
         return {
             **({"limits": limits(report["limits"])} if "limits" in report else {}),
@@ -114,11 +121,68 @@ def differences(rows: Sequence[Row], seeds: Sequence[int] | None) -> Table:
 
 
 def limits(judged: Sequence[Mapping[str, Any]]) -> Table:
-    """A row per limit ``--expect`` stated: the limit as written, the row's relative change and its
-    number in the other configuration, whether it was broken and why."""
+    """A row per limit ``--expect`` stated (of a sweep, per limit and value: the ``Value`` first): the
+    limit as written, the row's relative change and its number in the other configuration, whether it
+    was broken and why."""
+    valued = any("value" in j for j in judged)
     return table(
-        [Column("Limit", "text"), "Relative", "Other", Column("Broken", "text"), Column("Why", "text")],
-        ([j["limit"], j["relative"], j["other"], j["broken"], j["why"]] for j in judged),
+        [
+            *(["Value"] if valued else ()),
+            Column("Limit", "text"),
+            "Relative",
+            "Other",
+            Column("Broken", "text"),
+            Column("Why", "text"),
+        ],
+        (
+            [*([j["value"]] if valued else ()), j["limit"], j["relative"], j["other"], j["broken"], j["why"]]
+            for j in judged
+        ),
+    )
+
+
+def sweep(section: Mapping[str, Any]) -> Table:
+    """A row per row of a sweep and value (docs/simulation.md#sweeps): the base's number and the value's
+    (means over the seeds), the change, its share of the base (or why none), the level of the value's
+    intervals, the interval of the share and of the change, the p-value and whether it is beyond the
+    seeds' noise."""
+    return table(
+        [
+            *_FIGURE,
+            "Value",
+            "Base",
+            "Mean",
+            "Change",
+            "Relative",
+            Column("Note", "text"),
+            "Level",
+            "Interval low",
+            "Interval high",
+            "Change low",
+            "Change high",
+            "p",
+            Column("Significant", "text"),
+        ],
+        (
+            [
+                r["section"],
+                r["subject"],
+                r["metric"],
+                a["value"],
+                a["base"],
+                a["other"],
+                a["change"],
+                a["relative"],
+                a["note"],
+                a["level"],
+                *(a["interval"] or (None, None)),
+                *(a["change_interval"] or (None, None)),
+                a["p"],
+                a["significant"],
+            ]
+            for r in section["rows"]
+            for a in r["at"]
+        ),
     )
 
 

@@ -14,7 +14,16 @@ import pytest
 
 from livecore.api.convert import response_converter
 from livecore.crates.errors import CRATE_MUST_BE_OPENED, NOT_A_CRATE
-from livecore.crates.rules import CRATE, MAX_DRAWS, CrateEntry, check_crate_entries, contents, draw
+from livecore.crates.rules import (
+    CRATE,
+    MAX_DRAWS,
+    CrateEntry,
+    below_expected,
+    check_crate_entries,
+    contents,
+    draw,
+    expected,
+)
 from livecore.crates.settings import CRATE_SETTINGS, CrateRow, CrateSettings
 from livecore.crates.webhooks import CrateOpened
 from livecore.economy.errors import RESOURCE_NOT_FOUND
@@ -102,6 +111,22 @@ def refusal(trigger: GrantTrigger, g: Grant, now: datetime = T0) -> Code | None:
 
 
 # --- the draw -------------------------------------------------------------------------------------
+
+
+def test_a_crate_is_expected_to_give_each_rows_rewards_by_its_chance_over_its_rolls() -> None:
+    coins, sword = (ResourceType.CURRENCY, "coins"), (ResourceType.ITEM, "sword")
+    assert expected(CHEST) == pytest.approx({coins: 0.7 * COINS.amount, sword: 0.3})
+    assert expected(BOX) == pytest.approx({coins: 3 * 0.9 * COINS.amount, sword: 3 * 0.3})
+
+
+def test_contents_are_below_expected_when_the_rewards_average_under_half_their_means() -> None:
+    means = expected(CHEST)  # coins 0.7 x amount, a sword 0.3
+    coins, sword = (ResourceType.CURRENCY, "coins"), (ResourceType.ITEM, "sword")
+    assert not below_expected(means, {coins: COINS.amount})  # coins 1/0.7, no sword: 0.71 on average
+    assert below_expected(means, {coins: COINS.amount // 2})  # 0.36 on average
+    assert not below_expected(means, {sword: 1})  # a sword 1/0.3: 1.67 on average
+    assert below_expected(means, {})
+    assert not below_expected({}, {})  # a crate that gives nothing disappoints nobody
 
 
 def test_a_fixed_seed_opens_the_same_contents_every_time() -> None:

@@ -15,6 +15,7 @@ from livecore.players.errors import PLAYER_ALREADY_REGISTERED, PLAYER_BANNED
 from livecore.players.identity import Identity
 from livecore.players.rules import (
     BAN_TRANSITIONS,
+    DAYS_KEPT,
     Activity,
     BanState,
     BanTrigger,
@@ -169,6 +170,24 @@ def test_sweep_resets_only_after_a_full_missed_day() -> None:
     assert swept.best_streak == 1
 
 
+def test_the_days_played_are_recorded_from_the_first_active_day() -> None:
+    a = record_activity(Activity(), T0)
+    a = record_activity(a, T0 + timedelta(hours=2))
+    a = record_activity(a, T0 + timedelta(days=1))
+    a = record_activity(a, T0 + timedelta(days=7))
+    assert a.first_day == T0.date()
+    assert [d for d in range(DAYS_KEPT) if a.active_on(d)] == [0, 1, 7]
+    beyond = record_activity(a, T0 + timedelta(days=DAYS_KEPT))
+    assert beyond.days == a.days and not beyond.active_on(DAYS_KEPT)
+
+
+def test_activity_before_the_first_day_moves_the_days_along() -> None:
+    a = record_activity(Activity(), T0 + timedelta(days=2))
+    a = record_activity(a, T0)
+    assert a.first_day == T0.date()
+    assert [d for d in range(DAYS_KEPT) if a.active_on(d)] == [0, 2]
+
+
 @st.composite
 def activity_gaps(draw: st.DrawFn) -> list[timedelta]:
     return draw(st.lists(st.timedeltas(min_value=timedelta(0), max_value=timedelta(days=3)), max_size=40))
@@ -203,6 +222,9 @@ def test_streak_invariants(gaps: list[timedelta]) -> None:
             break
     assert a.streak == run
     assert a.sessions == sessions
+    assert [d for d in range(DAYS_KEPT) if a.active_on(d)] == [
+        (d - unique[0]).days for d in unique if (d - unique[0]).days < DAYS_KEPT
+    ]
     # The sweep never raises a streak and resets it only once a full day was missed.
     for hours in range(0, 72, 6):
         now = t + timedelta(hours=hours)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from livecore.simulation import Simulation
+from livecore.simulation import Simulation, behaviour
 from livecore.simulation.season import Season
 from livecore_server.cli import main
 from livecore_server.simulate import shipped
@@ -29,8 +29,9 @@ COMPARISON = ("--players", "500", "--days", "7", "--seeds", "6", "--seed", "100"
 
 @pytest.fixture(scope="module")
 def steady_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo's population without installs or return curves: fitting does not tell them
-    (docs/simulation.md#fitting-a-population), so the history is played by the game's steady players."""
+    """The demo's population without installs or return curves: its players all there from the start and
+    coming back every day, so that the comparison is of the economy's rates (the return curves' fit has
+    its own test, below)."""
     text = Path(shipped.resolve("demo", shipped.POPULATIONS)).read_text(encoding="utf-8")
     path = tmp_path_factory.mktemp("steady") / "steady.toml"
     path.write_text(steady(text))
@@ -71,3 +72,20 @@ def test_the_fitted_population_plays_the_demo_within_the_seeds_noise(
         (r["section"], r["subject"], r["metric"], r["change"], r["p"]) for r in rows if r["significant"]
     ]
     assert not marked
+
+
+def test_a_launch_is_fitted_with_each_segments_return_curve() -> None:
+    """The demo's default population installs over two weeks with a return curve a segment
+    (docs/simulation.md#the-default-population); three weeks of it fitted back tell each segment's
+    curve and the installs' spread from the days each player played."""
+    manifest = parse(Path(shipped.resolve("demo", shipped.MANIFESTS)).read_text(encoding="utf-8"))
+    population = read_population(None)
+    sim = Simulation(manifest, seed=3, start=START)
+    Season(sim, population, players=600, days=21, seed=3, forget_webhooks=True).play()
+    fitted = sim.fit_population(3).population
+    truth = {s.name: s for s in population.segments}
+    # The fitted segments, the most sessions a day first, are the engaged, regular and casual players.
+    for fit, name in zip(fitted.segments, ("engaged", "regular", "casual"), strict=True):
+        assert fit.rates["installs_over"] == 14
+        for day in (behaviour.RETURN_D1, behaviour.RETURN_D7):
+            assert fit.rates[day.name] == pytest.approx(truth[name].rate(day), abs=0.08), (name, day)

@@ -1093,7 +1093,7 @@ def test_the_tallies_a_population_is_fitted_from_read_alike_on_every_store(event
 
     active = twin.read(lambda tx: tx.players.active_in(game_id, env, since, until))
     seen = twin.read(lambda tx: twin.player(tx, "a").first_seen_at)
-    assert set(active) == {ids["a"], ids["b"]} and active[ids["a"]] == PeriodActivity(seen, 2)
+    assert set(active) == {ids["a"], ids["b"]} and active[ids["a"]] == PeriodActivity(seen, 2, seen.date(), 1)
     assert twin.read(lambda tx: tx.players.active_in(game_id, Environment.LIVE, since, until)) == {}
     # Where the game's history starts: its first player's first sighting (a, the first made).
     assert twin.read(lambda tx: tx.players.first_seen(game_id, env)) == seen

@@ -1,6 +1,6 @@
 """`livecore-server simulate --cluster ADDRESS` (docs/simulation.md#on-a-cluster): the seasons played on a
 Dask cluster's workers (here a LocalCluster of two worker processes, shared by the module) write the
-report the machine's own cores write, byte for byte; an address no scheduler answers, or distributed
+report the machine's own cores write, byte for byte, a comparison's and a sweep's; an address no scheduler answers, or distributed
 missing, is one line and exit 2."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from livecore_server.manifest import demo_manifest_text
 from livecore_server.simulate import engines
 from livecore_server.simulate.engines import Cluster, Progress
 from livecore_server.simulate.run import Sources, parse, simulate
+from tests.shop_support import SHOP
 from tests.waiting import until_sync
 
 distributed = pytest.importorskip("distributed")
@@ -58,6 +59,17 @@ def test_a_comparison_on_a_cluster_writes_the_bytes_of_this_machines_cores(
     assert there.exit_code == 0, there.output
     assert f"4 seasons on {address}" in there.stderr
     for name in ("report.json", "report.html", "differences.csv"):
+        assert (tmp_path / "there" / name).read_bytes() == (tmp_path / "here" / name).read_bytes(), name
+
+
+def test_a_sweep_on_a_cluster_writes_the_bytes_of_this_machines_cores(tmp_path: Path, address: str) -> None:
+    swept = ["--sweep", "population:studio.offers.bronze-chest.price.coins=60,140"]
+    command = ["simulate", "demo", "--population", str(SHOP), *swept, "--players", "40", "--days", "2"]
+    for out, more in (("here", []), ("there", ["--cluster", address])):
+        result = CliRunner().invoke(main, [*command, "--out", str(tmp_path / out), *more])
+        assert result.exit_code == 0, result.output
+    assert "3 seasons on" in result.stderr
+    for name in ("report.json", "sweep.csv"):
         assert (tmp_path / "there" / name).read_bytes() == (tmp_path / "here" / name).read_bytes(), name
 
 

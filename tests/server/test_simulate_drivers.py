@@ -1,8 +1,9 @@
 """A season of the demo game played by the shop example's population (examples/shop_price/shop.toml,
 docs/simulation.md#the-behaviour-model): its players try nothing their own state tells them the rules
 refuse (an attempt over, a help request open or asked too recently, a friend gifted within the cooldown, an
-invite pending), a lost match is a setback; and the report warns of crates sent by default and of
-currencies nobody spends, and of an entry cost players could not pay (docs/simulation.md#warnings)."""
+invite pending), a lost match and a crate well below its average are setbacks; and the report warns of
+crates sent by default and of currencies nobody spends, and of an entry cost players could not pay
+(docs/simulation.md#warnings)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from livecore.crates.season import BELOW_EXPECTED
 from livecore.live_events.season import ENTRY_COST_UNAFFORDABLE
 from livecore.lobbies.season import LOST_MATCH
 from livecore.simulation import Simulation
@@ -36,6 +38,13 @@ def test_the_shop_examples_players_try_nothing_their_state_says_is_refused() -> 
     played, _ = _played(str(SHOP))
     assert played.refusals == {}
     assert played.setbacks[LOST_MATCH] > 0
+
+
+def test_a_crate_that_gives_less_than_its_average_is_a_setback() -> None:
+    played, _ = _played(None)
+    opened = played.sim.store.outbox
+    crates = sum(1 for event in opened if event.kind == "crate.opened")
+    assert 0 < played.setbacks[BELOW_EXPECTED] < crates
 
 
 def test_the_default_population_is_warned_of_crates_sent_by_default_and_of_currencies_never_spent() -> None:

@@ -107,7 +107,7 @@ def test_a_limit_naming_no_row_exits_2_with_the_nearest_names(tmp_path: Path) ->
 
 def test_limits_need_a_comparison_and_the_form_of_one(tmp_path: Path) -> None:
     alone = run(tmp_path, "alone", "--expect", "economy.coins.minted < +10%")
-    assert alone.exit_code == 2 and "add --compare or --compare-population" in alone.stderr
+    assert alone.exit_code == 2 and "add --compare, --compare-population or --sweep" in alone.stderr
     wrong = run(tmp_path, "wrong", "--expect", "coins up a bit", other=RICHER)
     assert wrong.exit_code == 2 and "is not a limit" in wrong.stderr
     assert not (tmp_path / "alone").exists() and not (tmp_path / "wrong").exists()
