@@ -378,32 +378,26 @@ def _swept(
         )
     path = manifest if sweep.of == "manifest" else population
     assert path is not None
-    file = os.path.basename(path)
     base_text = texts[0][1] if sweep.of == "manifest" else population_text(path)
+    file = os.path.basename(path)
     try:
-        base, changed = sweeping.variants(base_text, sweep, f"{sweep.of} {file}")
+        plan, added = sweeping.planned(sweep, file, base_text)
     except ValueError as exc:
         raise Refused("sweep_refused", shown(f"--sweep {sweep.text}: {exc}"), exit_code=2) from None
-    runs = []
-    for value, text in zip(sweep.values, changed, strict=True):
-        if text is None:
-            runs.append(0)
-            continue
-        name = f"{file} with {sweep.field} = {value}"
+    for value, text in added:
+        name = sweeping.named(file, sweep, value)
         try:
             if sweep.of == "manifest":
                 manifests.append((name, parse(text, names)))
                 texts.append((name, text))
             else:
                 populations.append((name, population_of(text, served)))
-                given[name] = f"{path} with {sweep.field} = {value}"
+                given[name] = sweeping.named(path, sweep, value)
         except (ManifestError, PopulationError) as exc:
-            click.echo(
-                refusal(f"{sweep.of} {path} with {sweep.field} = {value} refused", exc.problems), err=True
-            )
+            refused = sweeping.named(path, sweep, value)
+            click.echo(refusal(f"{sweep.of} {refused} refused", exc.problems), err=True)
             sys.exit(2)
-        runs.append(len(manifests if sweep.of == "manifest" else populations) - 1)
-    return sweeping.Plan(sweep, file, base, tuple(runs))
+    return plan
 
 
 def _can_be_directory(out: str) -> None:

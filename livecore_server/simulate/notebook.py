@@ -1,5 +1,5 @@
-"""Seasons played from Python, as a notebook plays them (docs/simulation.md#in-a-notebook): :func:`play`
-and :func:`compare` run what ``livecore-server simulate`` runs and answer a :class:`Report`, and
+"""Seasons played from Python, as a notebook plays them (docs/simulation.md#in-a-notebook): :func:`play`,
+:func:`compare` and :func:`sweep` run what ``livecore-server simulate`` runs and answer a :class:`Report`, and
 :meth:`Report.of` gathers a :class:`~livecore.simulation.season.Season` played by hand. A report's
 :attr:`~Report.tables` are its CSV files' (:func:`~livecore_server.simulate.tables.tables_of`), by the
 files' names: each is rows of dicts keyed by the files' headings, or a pandas or polars frame, whichever
@@ -7,7 +7,6 @@ is installed (neither is a dependency of livecore)."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 import warnings
@@ -29,12 +28,14 @@ from livecore_server.simulate.run import (
     areas_played,
     parse,
     population_of,
-    read_population,
+    population_text,
     simulate,
 )
 from livecore_server.simulate.tables import tables_of
 
 if TYPE_CHECKING:
+    from livecore.manifest import Manifest
+    from livecore.simulation.population import Population
     from livecore.simulation.season import Season
     from livecore_server.area import ServerArea
 
@@ -214,37 +215,113 @@ class _Options:
         return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
+def sweep(
+    manifest: Source,
+    field: str,
+    *,
+    population: Source | None = None,
+    rows: Sequence[str] = (),
+    expect: Sequence[str] = (),
+    players: int = PLAYERS,
+    days: int = DAYS,
+    seed: int = 0,
+    seeds: int = 1,
+    start: datetime | str = START,
+    game: str | None = None,
+    areas: Sequence[str] = (),
+    check: bool = False,
+) -> Report:
+    """``field`` (``"population:studio.offers.bronze-chest.price.coins=60..140/20"``, as ``--sweep``
+    takes it) played at each value on the same seeds as ``manifest`` and ``population`` as given, as
+    ``simulate --sweep`` writes it: its table ``sweep`` gives each value's effect on each row (those
+    ``rows`` names, every one by default), and ``limits`` the ``expect`` limits judged at every value. A
+    row or a limit naming no row is a warning, as the command's exit 2 is."""
+    from livecore_server.simulate import limits as stated
+    from livecore_server.simulate import sweep as sweeping
+
+    swept = sweeping.parse(field)
+    limits = [stated.parse(text) for text in expect]
+    if swept.of == "population" and population is None:
+        raise ValueError(f"{field}: a population: field is one of the population file: give population")
+    options = _Options(players, days, seed, seeds, start, game, tuple(areas), check)
+    run = _Prepared.of([manifest], [population], options)
+    name, text = run.texts[0] if swept.of == "manifest" else run.population_texts[0]
+    plan, added = sweeping.planned(swept, name, text)
+    for value, changed in added:
+        run.add(swept.of, sweeping.named(name, swept, value), changed)
+    report = sweeping.simulate(run.manifests, run.populations, plan=plan, **run.arguments(options))
+    for line in sweeping.finish(report, rows, limits):
+        warnings.warn(f"names no row: {line}", stacklevel=2)
+    return Report(report, report_parts(run.served))
+
+
 def _run(manifests: Sequence[Source], populations: Sequence[Source | None], options: _Options) -> Report:
     """The report of ``manifests`` played by ``populations`` (one or two each), read as ``simulate``
     reads its own."""
-    texts = [_read(m, shipped.MANIFESTS, read_manifest, str, "manifest", i) for i, m in enumerate(manifests)]
-    parsed = [(name, parse(text, options.areas)) for name, text in texts]
-    named, served = areas_played(options.areas, [m for _, m in parsed])
-    read = []
-    for i, given in enumerate(populations):
-        if given is None:
-            found = ("default", read_population(None, served))
+    run = _Prepared.of(manifests, populations, options)
+    report = simulate(run.manifests, run.populations, **run.arguments(options))
+    return Report(report, report_parts(run.served))
+
+
+@attrs.define
+class _Prepared:
+    """What a run plays, read as ``simulate`` reads it: the manifests (each ``texts`` too: what a worker
+    process parses again) and the populations (each its text where it was given one), by the names the
+    report gives them, and the studio's areas by name and served."""
+
+    texts: list[tuple[str, str]]
+    manifests: list[tuple[str, Manifest]]
+    population_texts: list[tuple[str, str]]
+    populations: list[tuple[str, Population]]
+    named: tuple[str, ...]
+    served: tuple[ServerArea, ...]
+    areas: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls, manifests: Sequence[Source], populations: Sequence[Source | None], options: _Options
+    ) -> _Prepared:
+        texts = [
+            _read(m, shipped.MANIFESTS, read_manifest, str, "manifest", i) for i, m in enumerate(manifests)
+        ]
+        parsed = [(name, parse(text, options.areas)) for name, text in texts]
+        named, served = areas_played(options.areas, [m for _, m in parsed])
+        given = [
+            ("default", "")
+            if p is None
+            else _read(p, shipped.POPULATIONS, population_text, str, "population", i)
+            for i, p in enumerate(populations)
+        ]
+        read = []
+        for name, text in given:
+            population = population_of(text, served)
+            if (idle := population.idle()) is not None:
+                warnings.warn(f"population {name}: {idle}", stacklevel=4)
+            read.append((name, population))
+        return cls(texts, parsed, given, read, named, served, options.areas)
+
+    def add(self, of: str, name: str, text: str) -> None:
+        """Another configuration: a manifest's (``of``: ``manifest``) or a population's, by its text."""
+        if of == "manifest":
+            self.texts.append((name, text))
+            self.manifests.append((name, parse(text, self.areas)))
         else:
-            by_path = functools.partial(read_population, areas=served)
-            by_text = functools.partial(population_of, areas=served)
-            found = _read(given, shipped.POPULATIONS, by_path, by_text, "population", i)
-        if (idle := found[1].idle()) is not None:
-            warnings.warn(f"population {found[0]}: {idle}", stacklevel=3)
-        read.append(found)
-    report = simulate(
-        parsed,
-        read,
-        players=options.players,
-        days=options.days,
-        seed=options.seed,
-        start=options.when,
-        game=options.game,
-        areas=served,
-        seeds=options.seeds,
-        check=options.check,
-        sources=Sources(tuple(texts), options.areas, named),
-    )
-    return Report(report, report_parts(served))
+            self.population_texts.append((name, text))
+            self.populations.append((name, population_of(text, self.served)))
+
+    def arguments(self, options: _Options) -> dict[str, Any]:
+        """The arguments of :func:`~livecore_server.simulate.run.simulate` but the configurations."""
+        return {
+            "players": options.players,
+            "days": options.days,
+            "seed": options.seed,
+            "start": options.when,
+            "game": options.game,
+            "areas": self.served,
+            "seeds": options.seeds,
+            "check": options.check,
+            "sources": Sources(tuple(self.texts), self.areas, self.named),
+        }
 
 
 def _read(

@@ -205,6 +205,26 @@ class Plan:
     runs: tuple[int, ...]
 
 
+def planned(sweep: Sweep, file: str, text: str) -> tuple[Plan, list[tuple[Number, str]]]:
+    """The sweep's :class:`Plan` over the file named ``file`` whose text is ``text``, and the
+    configurations it adds to the base: each value that changes the file, with the file's text at that
+    value, in the values' order (each after the base's, so that its run is its place among them; the
+    report names it :func:`named`). ``ValueError`` where the file has no number at the path."""
+    base, changed = variants(text, sweep, f"{sweep.of} {file}")
+    runs: list[int] = []
+    added: list[tuple[Number, str]] = []
+    for value, at in zip(sweep.values, changed, strict=True):
+        if at is not None:
+            added.append((value, at))
+        runs.append(len(added) if at is not None else 0)
+    return Plan(sweep, file, base, tuple(runs)), added
+
+
+def named(file: str, sweep: Sweep, value: Number) -> str:
+    """A value's configuration as the report names it: ``shop.toml with studio.offers.x.price.coins = 80``."""
+    return f"{file} with {sweep.field} = {value}"
+
+
 def pinned(
     manifests: Sequence[tuple[str, Manifest]],
     populations: Sequence[tuple[str, Population]],

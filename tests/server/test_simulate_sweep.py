@@ -16,7 +16,8 @@ from click.testing import CliRunner, Result
 from livecore.section import read_toml, write_toml
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest_text
-from livecore_server.simulate import sweep
+from livecore_server.simulate import notebook, sweep
+from tests.server.test_simulate_notebook import written
 from tests.shop_support import PRICE, SHOP
 
 FIELD = "studio.offers.bronze-chest.price.coins"
@@ -202,3 +203,25 @@ def test_a_row_asked_naming_no_row_exits_2_with_the_nearest(tmp_path: Path) -> N
     assert "names no row: --row offers.bronze-chest.purchase: no row is named" in result.output
     assert f"did you mean {PURCHASES}" in result.output
     assert (tmp_path / "out" / "report.json").exists()
+
+
+def test_a_notebooks_sweep_gives_the_commands_tables(swept: tuple[Path, Result]) -> None:
+    """docs/simulation.md#in-a-notebook: the same sweep from Python, its tables the command's files."""
+    out, _ = swept
+    with pytest.warns(UserWarning, match="names no row: --row players..nobody"):
+        report = notebook.sweep(
+            "demo",
+            f"population:{FIELD}=60,100,140",
+            population=SHOP,
+            rows=[PURCHASES, SUNK, "players..nobody"],
+            expect=[f"{PURCHASES} < +30%"],
+            players=60,
+            days=3,
+            seeds=2,
+        )
+    for name in ("sweep", "limits"):
+        with (out / f"{name}.csv").open(encoding="utf-8", newline="") as fh:
+            header, *rows = csv.reader(fh)
+        table = report.tables[name]
+        assert table.headings == header
+        assert [[written(v) for v in row.values()] for row in table.rows] == rows
