@@ -38,6 +38,8 @@ SLOW = frozenset(
         "tests/server/test_simulate_effect_rows.py",
         "tests/server/test_simulation_report_figures.py",
         "tests/server/test_cli_simulate.py",
+        "tests/server/test_simulate_sweep.py",
+        "tests/server/test_simulate_cluster.py",
         "tests/server/test_guilds_query_plans.py",
         "tests/security/test_rotation_while_serving.py",
         "tests/security/test_newcomer.py",

@@ -25,8 +25,6 @@ from tests.waiting import until_sync
 
 distributed = pytest.importorskip("distributed")
 
-pytestmark = pytest.mark.slow
-
 DEMO = demo_manifest_text()
 COMPLETION = 'completion_rewards = [{ type = "currency", key = "coins", amount = 10 }]'
 RICHER = DEMO.replace(COMPLETION, COMPLETION.replace("amount = 10", "amount = 500"))
