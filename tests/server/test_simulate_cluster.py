@@ -1,7 +1,7 @@
 """`livecore-server simulate --cluster ADDRESS` (docs/simulation.md#on-a-cluster): the seasons played on a
 Dask cluster's workers (here a LocalCluster of two worker processes, shared by the module) write the
-report the machine's own cores write, byte for byte, a comparison's and a sweep's; an address no scheduler answers, or distributed
-missing, is one line and exit 2."""
+report the machine's own cores write, byte for byte, a comparison's and a sweep's; an address no
+scheduler answers, or distributed missing, is one line and exit 2."""
 
 from __future__ import annotations
 
