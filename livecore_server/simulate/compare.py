@@ -113,6 +113,22 @@ def _shown(value: float) -> float:
     return number(value) if abs(value) >= 1 else float(f"{value:.4g}")
 
 
+#: The largest ratio an interval's end is told as: beyond a million times the base, an end says nothing a
+#: designer can use (a few seeds' intervals reach there: with two, Student's t of one degree of freedom at
+#: the comparison's level is in the thousands), and beyond about e^709 a float cannot hold it.
+MOST_RATIO = 1e6
+
+
+def _share(log_ratio: float) -> float:
+    """An interval's end on the ratio's scale as a share: infinite past :data:`MOST_RATIO`, no bound."""
+    return math.inf if log_ratio > math.log(MOST_RATIO) else math.expm1(log_ratio)
+
+
+def _end(value: float) -> float | None:
+    """An interval's end as a comparison writes it (:func:`_shown`): null where it has no bound."""
+    return None if math.isinf(value) else _shown(value)
+
+
 #: What a row says in place of a relative change where its base cannot carry one (:func:`_note`).
 NEW, SMALL = "new", "base too small"
 
@@ -182,7 +198,7 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
         if test is not None and level is not None and whole is not None and base is not None:
             low, high = test.interval(level)
             if on_ratio:
-                shares = math.expm1(low), math.expm1(high)
+                shares = _share(low), _share(high)
                 within = shares[0] * base, shares[1] * base
             else:
                 within = _bounded((low, high), base, min(*whole[0], *whole[1]) >= 0)
@@ -198,9 +214,9 @@ def paired(rows: Sequence[Sequence[Row]]) -> list[Row]:
                 "changes": changes,
                 "p": None if test is None else float(f"{test.p:.4g}"),
                 "level": None if within is None or level is None else _shown(level),
-                "change_interval": None if within is None else [_shown(v) for v in within],
+                "change_interval": None if within is None else [_end(v) for v in within],
                 "relative": None if share is None else _shown(share),
-                "interval": None if shares is None else [_shown(v) for v in shares],
+                "interval": None if shares is None else [_end(v) for v in shares],
                 "note": note,
                 "significant": None if within is None else within[0] > 0 or within[1] < 0,
             }

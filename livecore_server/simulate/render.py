@@ -99,8 +99,11 @@ def _signed_pct(value: Any) -> str:
 
 def _bound_pct(value: Any) -> str:
     """An interval's end as a change (:func:`_signed_pct`), but one that would read +0.0% or -0.0% to
-    two significant digits (+0.012%): which side of 0 an end lies on is what marks a row."""
-    if value is None or value == 0 or abs(value) >= 0.0005:
+    two significant digits (+0.012%): which side of 0 an end lies on is what marks a row. An end with no
+    bound (null: past a million times the base) reads so."""
+    if value is None:
+        return "no bound"
+    if value == 0 or abs(value) >= 0.0005:
         return _signed_pct(value)
     return ("+" if value > 0 else "") + f"{value * 100:.2g}%"
 

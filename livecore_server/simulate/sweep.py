@@ -409,6 +409,16 @@ def chart(row: Mapping[str, Any], sweep: Mapping[str, Any], index: int) -> str:
     scale, key, span = (100.0, "relative", "interval") if shares else (1.0, "change", "change_interval")
     name = f"{row['section']}.{row['subject']}.{row['metric']}"
 
+    bottom, top = _bounds(points, key, span, scale)
+
+    def end(a: Mapping[str, Any], side: int, y: float) -> float:
+        """An interval's end on the chart: the value's own where it has none, the chart's edge where
+        the interval has no bound on that side (null)."""
+        if not a[span]:
+            return y
+        found = a[span][side]
+        return (top if side else bottom) if found is None else found * scale
+
     def draw(fig: Figure) -> None:
         ax = fig.add_subplot()
         ax.axhline(0, color=charts.HELD[2], linewidth=0.8)
@@ -418,8 +428,8 @@ def chart(row: Mapping[str, Any], sweep: Mapping[str, Any], index: int) -> str:
                 continue
             xs = [a["value"] for a in chosen]
             ys = [a[key] * scale for a in chosen]
-            low = [max(0, y - a[span][0] * scale) if a[span] else 0 for y, a in zip(ys, chosen, strict=True)]
-            high = [max(0, a[span][1] * scale - y) if a[span] else 0 for y, a in zip(ys, chosen, strict=True)]
+            low = [max(0, y - end(a, 0, y)) for y, a in zip(ys, chosen, strict=True)]
+            high = [max(0, end(a, 1, y) - y) for y, a in zip(ys, chosen, strict=True)]
             ax.errorbar(
                 xs,
                 ys,
@@ -431,7 +441,7 @@ def chart(row: Mapping[str, Any], sweep: Mapping[str, Any], index: int) -> str:
                 label="beyond noise" if marked else "within noise",
             )
         ax.plot([sweep["base"]], [0], "D", color=charts.HELD[0], label="base")
-        ax.set_ylim(*_bounds(points, key, span, scale))
+        ax.set_ylim(bottom, top)
         ax.set_xlabel(sweep["path"])
         ax.set_ylabel("change from the base (%)" if shares else "change from the base")
         charts.title(ax, name)
@@ -447,8 +457,8 @@ def _bounds(points: Sequence[Mapping[str, Any]], key: str, span: str, scale: flo
     ys = [0.0, *(a[key] * scale for a in points)]
     low, high = min(ys), max(ys)
     room = (high - low) or (10.0 if scale != 1.0 else 1.0)
-    ends = [e * scale for a in points if a[span] for e in a[span]]
+    ends = [e * scale for a in points if a[span] for e in a[span] if e is not None]
     bottom = max(min(ends, default=low), low - room)
     top = min(max(ends, default=high), high + room)
-    pad = (top - bottom) * 0.05
+    pad = ((top - bottom) or room) * 0.05  # a row that moved nowhere still has a range to draw 0 in
     return min(bottom, low) - pad, max(top, high) + pad

@@ -3,7 +3,8 @@ the page renders from the file alone, its charts are drawn legibly with no text 
 their CSV files, nothing is fetched and nothing is logged as an error. With
 ``$LIVECORE_SIMULATION_SCREENSHOT`` set (``nox -s screenshots``), a report of the demo manifest is rendered
 and its screenshots written there and beside it (``-economy``: the economy's net flow and first resource;
-docs/simulation.md shows both)."""
+docs/simulation.md shows both; ``-shop``, the worked example's comparison; ``-sweep``, the chest's
+price swept)."""
 
 from __future__ import annotations
 
@@ -191,6 +192,43 @@ def test_a_comparison_renders_both_side_by_side(browser: Any, tmp_path: Path) ->
     assert opened.errors == [] and opened.fetched == []
 
 
+#: The chest's price in the shop example's population, swept (docs/simulation.md#sweeps).
+CHEST_PRICE = "population:studio.offers.bronze-chest.price.coins"
+#: The rows the sweep's page draws.
+SWEPT_ROWS = [
+    "offers.bronze-chest.purchases",
+    "economy.coins.sunk by offer:bronze-chest",
+    "players..sessions",
+]
+
+
+def sweep_page(tmp: Path, values: str, *, players: int, days: int, seeds: int) -> Path:
+    from livecore_server.simulate import notebook
+    from tests.shop_support import SHOP
+
+    found = notebook.sweep(
+        "demo",
+        f"{CHEST_PRICE}={values}",
+        population=SHOP,
+        rows=SWEPT_ROWS,
+        players=players,
+        days=days,
+        seeds=seeds,
+    )
+    _, html = found.write(tmp)
+    return html
+
+
+def test_a_sweep_draws_each_row_against_the_value(browser: Any, tmp_path: Path) -> None:
+    html = sweep_page(tmp_path, "60,100,140", players=40, days=2, seeds=2)
+    opened = Opened(browser, html)
+    assert opened.page.title().startswith("Simulation sweep: ")
+    figures = opened.page.locator("figure[data-row]")
+    assert [figures.nth(i).get_attribute("data-row") for i in range(figures.count())] == SWEPT_ROWS
+    assert charts_drawn(opened) == ["sweep-0", "sweep-1", "sweep-2"]
+    assert opened.errors == [] and opened.fetched == []
+
+
 @pytest.mark.skipif(not SHOT, reason="screenshots are taken by nox -s screenshots")
 def test_the_screenshot_of_a_report_of_the_demo(browser: Any, tmp_path: Path) -> None:
     assert SHOT is not None
@@ -252,4 +290,22 @@ def test_the_screenshot_of_a_cheaper_chest(browser: Any, tmp_path: Path) -> None
         "width": 1280,
         "height": min(1400.0, end["y"] + end["height"] - top["y"] + 16),
     }
+    page.screenshot(path=shot, clip=clip, full_page=True)
+
+
+@pytest.mark.skipif(not SHOT, reason="screenshots are taken by nox -s screenshots")
+def test_the_screenshot_of_the_chests_price_swept(browser: Any, tmp_path: Path) -> None:
+    """docs/simulation.md#sweeps: the chest's price from 60 to 140 coins on 5 seeds, each row drawn
+    against the price (``-sweep``, beside the report's)."""
+    assert SHOT is not None
+    html = sweep_page(tmp_path, "60..140/20", players=300, days=14, seeds=5)
+    opened = Opened(browser, html)
+    charts_drawn(opened)
+    assert opened.errors == []
+    page = opened.page
+    top = page.locator("#effects").bounding_box()
+    end = page.locator("#sweep").bounding_box()
+    assert top is not None and end is not None
+    shot = str(Path(SHOT).with_name(Path(SHOT).stem + "-sweep.png"))
+    clip = {"x": 0, "y": top["y"] - 8, "width": 1280, "height": end["y"] - top["y"]}
     page.screenshot(path=shot, clip=clip, full_page=True)

@@ -284,3 +284,16 @@ def test_a_row_is_marked_exactly_when_its_interval_leaves_out_0() -> None:
             is (low > 0 or high < 0)
             is (r["change_interval"][0] > 0 or r["change_interval"][1] < 0)
         )
+
+
+def test_an_interval_past_a_million_times_the_base_has_no_bound_there() -> None:
+    """Two seeds that disagree: Student's t of one degree of freedom at the level of many rows is in the
+    thousands, and the ratio's interval reaches past what a float holds. Its upper end is null (the page
+    says "no bound"), its lower end is told, and the row is not marked."""
+    noisy = [[row("gifts", "", "sent", 10, 40)], [row("gifts", "", "sent", 40, 10)]]
+    quiet = [[row(f"economy{i}", "coins", "minted", 100, 100)] for i in range(200)]
+    rows = paired([[*noisy[0], *(q[0] for q in quiet)], [*noisy[1], *(q[0] for q in quiet)]])
+    sent = next(r for r in rows if r["section"] == "gifts")
+    assert sent["interval"][1] is None and sent["change_interval"][1] is None
+    assert -1 <= sent["interval"][0] < 0
+    assert sent["significant"] is False
