@@ -13,7 +13,7 @@ from fuzz.run import main
 
 # Examples per operation in the fuzzing phase: fewer than `nox -s fuzz` takes, so that the suite keeps its
 # time; the examples, coverage and stateful phases run in full whatever the number.
-SUITE_EXAMPLES = 15
+SUITE_EXAMPLES = 5
 
 
 def test_the_documents_allow_what_the_server_accepts_and_refuse_what_it_refuses(tmp_path: Path) -> None:
