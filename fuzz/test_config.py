@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from fuzz.allowances import (
+    ROW_BY_ROW,
     TWO_VALUES,
     allowances,
     body_key_operations,
     breaks_its_pattern,
+    each_bad_row_failed_alone,
     key_in_body_only,
     only_an_undeclared_header,
 )
@@ -173,3 +175,26 @@ def test_a_header_the_operation_does_not_declare_is_the_one_header_negation_allo
     assert not only_an_undeclared_header(negated, unexpected, {"X-Svc-SDK": "sdk/1"}, declared)
     assert not only_an_undeclared_header(negated, "Invalid value", extra, declared)
     assert not only_an_undeclared_header((None, "query"), unexpected, extra, declared)
+
+
+def test_a_migration_row_breaking_its_rules_is_allowed_a_2xx_only_when_the_answer_fails_it() -> None:
+    """A bad row fails alone (docs/player-tools.md#migration): a call whose one bad row (an id longer than
+    its bound) the answer reports failed is rightly accepted; one whose bad row it does not report, or
+    that has no bad row, is not."""
+    (route,) = [r for r in routes.ALL if r.name == "server.migrate.inventory"]
+    assert {r.name for r in routes.ALL} >= ROW_BY_ROW
+    good = {"externalPlayerId": "p1", "idempotencyKey": "k1", "itemKey": "sword", "quantity": 1}
+    bad = {**good, "externalPlayerId": "p" * 500, "idempotencyKey": "k2"}
+
+    def answer(*indexes: int) -> dict[str, Any]:
+        failures = [
+            {"index": i, "idempotencyKey": "k", "code": "invalid_request", "message": ""} for i in indexes
+        ]
+        return {
+            "data": {"applied": 2 - len(indexes), "replayed": 0, "failed": len(indexes), "failures": failures}
+        }
+
+    assert each_bad_row_failed_alone(route, {"rows": [good, bad]}, answer(1))
+    assert not each_bad_row_failed_alone(route, {"rows": [good, bad]}, answer())
+    assert not each_bad_row_failed_alone(route, {"rows": [good, bad]}, answer(0))
+    assert not each_bad_row_failed_alone(route, {"rows": [good, good]}, answer(1))
