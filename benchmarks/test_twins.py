@@ -171,7 +171,7 @@ def test_each_twin_writes_the_tables_livecore_writes_for_the_same_requests(
 
 #: The shared board the read twins are compared on: as many entries as the pages and the ranks read need,
 #: not the 100,000 a benchmark run seeds (which take a minute on PostgreSQL, and answer the same).
-COMPARED_BOARD = 5_000
+COMPARED_BOARD = 1_000
 
 
 @needs_wrk
