@@ -109,10 +109,24 @@ NET_ZERO = {"board_pages"}
 Served = tuple[str, ServerProcess, ServerProcess, dict[str, str]]
 
 
+#: Milliseconds each side waits before each request of the write comparison's slices (wrk's ``delay()``,
+#: benchmarks/lua/unique.lua): on its one connection a side sends at most 250 requests a second.
+PACE_MS = 4
+#: The cliques and pools the write scenarios' setups make, sized for that pace instead of an unpaced run's
+#: thousands a second: both sides' slices take under 500 sends or claims, so a clique of 24 has a fresh
+#: pair for each send (552 pairs) and one of 30 a pair for each pending gift of the pool (870 pairs) within
+#: the gift cooldown, and the pools keep two chunks' spare (the second slice starts a chunk of its own).
+PACED = {"GIFTERS": 24, "CLAIMERS": 30, "CLAIMS_PER_SECOND": 600, "OPENS_PER_SECOND": 600, "CLAIM_SPARE": 200}
+
+
 @pytest.fixture(params=STORES)
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
+def served(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Served]:
     """livecore's server and the twins on one fresh database of each store, as the harness starts them
-    (counting statements on SQLite)."""
+    (counting statements on SQLite), with the write scenarios' setups sized for :data:`PACE_MS`."""
+    for name, size in PACED.items():
+        monkeypatch.setattr(scenarios, name, size)
     if request.param == "sqlite":
         with serving(str(tmp_path / "bench.db"), server_env({}), tmp_path) as out:
             yield out
@@ -125,13 +139,10 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
 @contextmanager
 def serving(db: str, env: dict[str, str], tmp_path: Path) -> Iterator[Served]:
     variables = manifest_vars(apply_manifest(MANIFEST, db, env))
-    # The pools of a run of the tests' 1-second slices on one connection, which livecore and the twins share
-    # as in the harness (each test slices a scenario once on each side). On SQLite the twins claim and open
-    # over 2,500 a second on one connection here, beside livecore's 900 to 1,300: three seconds of pool. On
-    # PostgreSQL both sides together take about 1,100 a second: one second of pool (a third of the setup,
-    # which is most of the test there) still leaves twice that to spare.
+    # One second of paced pool, which livecore and the twins share as in the harness (each test slices a
+    # scenario once on each side).
     on_sqlite = not db.startswith("postgresql://")
-    variables |= {"db": db, "run_seconds": str(twins.POOL_FACTOR if on_sqlite else 1)}
+    variables |= {"db": db, "run_seconds": "1", "pace_ms": str(PACE_MS)}
     # Statements are counted on SQLite only.
     with (
         ServerProcess(
