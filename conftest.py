@@ -14,11 +14,19 @@ what it runs on, so that a new test is marked as its neighbours are without sayi
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from livecore_server.simulate.engines import PROCESSES_ENV
+
 ROOT = Path(__file__).resolve().parent
+
+# The suite plays a simulation's seasons in the test's own process (docs/testing.md#what-a-run-costs): its
+# two workers keep both cores busy, and a season's worker process only adds an interpreter's start. The
+# tests of the worker processes themselves unset it.
+os.environ.setdefault(PROCESSES_ENV, "1")
 
 # Files whose tests are slow for what they check (each file 15 s or more of one worker on the 2-core
 # machine): server processes, builds, installs, npm and mypy runs, simulated seasons, large seeded data.

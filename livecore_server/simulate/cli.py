@@ -213,6 +213,10 @@ def simulate(
         )
     if rows and sweep is None:
         raise click.UsageError("--row names a row of a sweep: add --sweep")
+    try:  # a bad $LIVECORE_SIMULATE_PROCESSES is refused before anything is played
+        workers(2)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     if limits and not (other or other_population or sweep):
         raise click.UsageError(
             "--expect limits a comparison's changes: add --compare, --compare-population or --sweep"

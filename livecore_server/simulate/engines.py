@@ -44,13 +44,24 @@ class Engine(Protocol):
         ...
 
 
+#: The most worker processes a run may start (docs/simulation.md#several-seeds): a whole number, 1 to play
+#: every season in the command's own process.
+PROCESSES_ENV = "LIVECORE_SIMULATE_PROCESSES"
+
+
 def workers(seasons: int) -> int:
     """How many processes play ``seasons`` seasons side by side (each seed's, or each of a comparison's):
-    one per core this process may run on, no more than the seasons; 1 (the command's own process) for
-    one season."""
+    one per core this process may run on, no more than the seasons nor than ``$LIVECORE_SIMULATE_PROCESSES``
+    where it is set; 1 (the command's own process) for one season."""
     if seasons <= 1:
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    most = os.environ.get(PROCESSES_ENV, "").strip()
+    if most:
+        try:
+            cores = min(cores, int(most))
+        except ValueError:
+            raise ValueError(f"{PROCESSES_ENV} must be a whole number, not {most!r}") from None
     return max(1, min(seasons, cores))
 
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from livecore.simulation.population import parse_population
 from livecore_server.cli import main
 from livecore_server.manifest import demo_manifest_text
-from livecore_server.simulate.engines import workers
+from livecore_server.simulate.engines import PROCESSES_ENV, workers
 from livecore_server.simulate.run import Sources, memory_need, parse, simulate
 
 #: The demo's daily time trial pays each completion this; the richer copy pays 50 times as much.
@@ -170,6 +170,14 @@ def test_seeds_outside_1_to_100_are_refused(tmp_path: Path, seeds: str) -> None:
     assert not (tmp_path / "out").exists()
 
 
+@pytest.fixture
+def each_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seasons played in worker processes, a core each, as outside the suite (conftest.py has the suite
+    play them in its own process)."""
+    monkeypatch.delenv(PROCESSES_ENV, raising=False)
+
+
+@pytest.mark.usefixtures("each_core")
 @pytest.mark.parametrize("seeds", [1, 2])
 def test_workers_play_as_this_process_does_and_report_their_steps(seeds: int) -> None:
     """The seasons played in worker processes (with ``sources``: a comparison's two, of each seed) and
@@ -219,6 +227,7 @@ def test_the_memory_stated_up_front_is_not_below_a_measured_peak(size: tuple[int
     assert peak <= memory_need(players, days) <= 1.15 * peak
 
 
+@pytest.mark.usefixtures("each_core")
 def test_a_seed_failing_in_its_worker_fails_the_run() -> None:
     """A refusal's problems do not make it again from its arguments: it is raised here as a RuntimeError
     naming it, rather than breaking the pool."""
@@ -233,3 +242,23 @@ def test_a_seed_failing_in_its_worker_fails_the_run() -> None:
             seeds=2,
             sources=Sources((("demo.toml", "not = [a manifest"),)),
         )
+
+
+def test_the_processes_a_run_may_start_are_bounded_by_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "1")
+    assert workers(10) == 1
+    monkeypatch.setenv(PROCESSES_ENV, "many")
+    with pytest.raises(ValueError, match=PROCESSES_ENV):
+        workers(10)
+
+
+def test_a_bad_processes_bound_is_refused_before_anything_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(PROCESSES_ENV, "two")
+    result = run(tmp_path, "out")
+    assert result.exit_code == 2
+    assert f"{PROCESSES_ENV} must be a whole number, not 'two'" in result.stderr
+    assert not (tmp_path / "out").exists()
