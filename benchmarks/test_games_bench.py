@@ -268,13 +268,15 @@ def test_two_processes_count_in_their_own_files_and_are_summed(tmp_path: Path) -
 
 @needs_wrk
 def test_a_short_run_over_two_games_on_postgres() -> None:
+    """A write each game of the two has its own player and keys for (its setup told as spread), on two
+    server processes: the twin left out, the statements counted over both."""
     server = require_postgres()
     lines: list[str] = []
     options = Options(
         rounds=1,
         slice_s=1,
         warmup_s=0,
-        scenarios=["send_gift"],
+        scenarios=["server_grant"],
         store="postgres",
         pg_server=server,
         processes=2,
@@ -283,9 +285,9 @@ def test_a_short_run_over_two_games_on_postgres() -> None:
     outcome = run(options, log=lines.append)
     assert outcome.errors == [], outcome.errors
     assert outcome.meta["games"] == 2 and outcome.meta["db_latency_ms"] == 0
-    gift = next(f for f in outcome.rows if f.scenario.name == "send_gift")
-    assert gift.twin == ()  # left out over several games
+    grant = next(f for f in outcome.rows if f.scenario.name == "server_grant")
+    assert grant.twin == ()  # left out over several games
     # Counted over both processes now.
-    assert gift.statements_per_request is not None and gift.round_trips_per_request is not None
-    assert gift.writes is not None
-    assert any("setup send_gift" in line and "(2 games)" in line for line in lines)
+    assert grant.statements_per_request is not None and grant.round_trips_per_request is not None
+    assert grant.writes is not None
+    assert any("setup server_grant" in line and "(2 games)" in line for line in lines)
