@@ -185,7 +185,7 @@ def simulate(
     from livecore_server.manifest import read_manifest
     from livecore_server.simulate import limits as stated
     from livecore_server.simulate import sweep as sweeping
-    from livecore_server.simulate.engines import Cluster, ClusterError, workers
+    from livecore_server.simulate.engines import Cluster, ClusterError, most_processes, workers
     from livecore_server.simulate.gather import parts
     from livecore_server.simulate.render import write
     from livecore_server.simulate.run import (
@@ -214,7 +214,7 @@ def simulate(
     if rows and sweep is None:
         raise click.UsageError("--row names a row of a sweep: add --sweep")
     try:  # a bad $LIVECORE_SIMULATE_PROCESSES is refused before anything is played
-        workers(2)
+        most_processes()
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if limits and not (other or other_population or sweep):

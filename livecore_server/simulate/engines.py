@@ -49,20 +49,27 @@ class Engine(Protocol):
 PROCESSES_ENV = "LIVECORE_SIMULATE_PROCESSES"
 
 
+def most_processes() -> int | None:
+    """``$LIVECORE_SIMULATE_PROCESSES``, or None where it is not set; ValueError where it is not a whole
+    number."""
+    most = os.environ.get(PROCESSES_ENV, "").strip()
+    if not most:
+        return None
+    try:
+        return int(most)
+    except ValueError:
+        raise ValueError(f"{PROCESSES_ENV} must be a whole number, not {most!r}") from None
+
+
 def workers(seasons: int) -> int:
     """How many processes play ``seasons`` seasons side by side (each seed's, or each of a comparison's):
-    one per core this process may run on, no more than the seasons nor than ``$LIVECORE_SIMULATE_PROCESSES``
-    where it is set; 1 (the command's own process) for one season."""
+    one per core this process may run on, no more than the seasons nor than :func:`most_processes`; 1
+    (the command's own process) for one season."""
     if seasons <= 1:
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    most = os.environ.get(PROCESSES_ENV, "").strip()
-    if most:
-        try:
-            cores = min(cores, int(most))
-        except ValueError:
-            raise ValueError(f"{PROCESSES_ENV} must be a whole number, not {most!r}") from None
-    return max(1, min(seasons, cores))
+    most = most_processes()
+    return max(1, min(seasons, cores, cores if most is None else most))
 
 
 # A worker process's queue of steps (``("day", day)``, ``("players", made)``, and ``("done", 0)`` once a
